@@ -1,0 +1,173 @@
+//! Axis-aligned bounding boxes.
+
+use nalgebra::{Isometry3, Point3, Vector3};
+
+use crate::ray::Ray;
+use crate::scalar::Real;
+
+/// An axis-aligned box `mins ..= maxs`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Aabb<N: Real> {
+    /// The corner with the smallest coordinates.
+    pub mins: Point3<N>,
+    /// The corner with the largest coordinates.
+    pub maxs: Point3<N>,
+}
+
+impl<N: Real> Aabb<N> {
+    /// The box spanning `mins ..= maxs` (the caller keeps `mins <= maxs`).
+    pub fn new(mins: Point3<N>, maxs: Point3<N>) -> Self {
+        Aabb { mins, maxs }
+    }
+
+    /// The box `center ± half_extents`.
+    pub fn from_half_extents(center: Point3<N>, half_extents: Vector3<N>) -> Self {
+        Aabb {
+            mins: center - half_extents,
+            maxs: center + half_extents,
+        }
+    }
+
+    /// The smallest box holding every point (`None` for no points).
+    pub fn from_points<'a>(points: impl IntoIterator<Item = &'a Point3<N>>) -> Option<Self> {
+        let mut iter = points.into_iter();
+        let first = *iter.next()?;
+        Some(iter.fold(Aabb::new(first, first), |b, p| b.including(p)))
+    }
+
+    /// This box grown to include `point`.
+    pub fn including(&self, point: &Point3<N>) -> Self {
+        Aabb {
+            mins: self.mins.inf(point),
+            maxs: self.maxs.sup(point),
+        }
+    }
+
+    /// The smallest box holding both.
+    pub fn merged(&self, other: &Self) -> Self {
+        Aabb {
+            mins: self.mins.inf(&other.mins),
+            maxs: self.maxs.sup(&other.maxs),
+        }
+    }
+
+    /// The centre.
+    pub fn center(&self) -> Point3<N> {
+        nalgebra::center(&self.mins, &self.maxs)
+    }
+
+    /// Half the size along each axis.
+    pub fn half_extents(&self) -> Vector3<N> {
+        (self.maxs - self.mins) * nalgebra::convert::<f64, N>(0.5)
+    }
+
+    /// This box grown by `margin` on every side.
+    pub fn loosened(&self, margin: N) -> Self {
+        let m = Vector3::repeat(margin);
+        Aabb {
+            mins: self.mins - m,
+            maxs: self.maxs + m,
+        }
+    }
+
+    /// Whether `point` is inside or on the box.
+    pub fn contains_point(&self, point: &Point3<N>) -> bool {
+        (0..3).all(|i| self.mins[i] <= point[i] && point[i] <= self.maxs[i])
+    }
+
+    /// Whether the boxes overlap or touch.
+    pub fn intersects(&self, other: &Self) -> bool {
+        (0..3).all(|i| self.mins[i] <= other.maxs[i] && other.mins[i] <= self.maxs[i])
+    }
+
+    /// The world box of this local box under `pose`: the centre is moved and
+    /// the half extents are mapped through `|R|` (exact bound of the rotated
+    /// box, Ericson RTCD §4.2.6).
+    pub fn transformed(&self, pose: &Isometry3<N>) -> Self {
+        let rotation = pose.rotation.to_rotation_matrix();
+        let abs_rotation = rotation.matrix().abs();
+        let center = pose * self.center();
+        let half = abs_rotation * self.half_extents();
+        Aabb::from_half_extents(center, half)
+    }
+
+    /// The parameter interval `[t_enter, t_exit]` where the ray is inside the
+    /// box, clipped to `[0, max_t]` (slab test, Williams et al. 2005).
+    /// `None` when the ray misses.
+    pub fn ray_interval(&self, ray: &Ray<N>, max_t: N) -> Option<(N, N)> {
+        let mut t_enter = N::zero();
+        let mut t_exit = max_t;
+        for i in 0..3 {
+            let inverse = N::one() / ray.dir[i];
+            let mut t0 = (self.mins[i] - ray.origin[i]) * inverse;
+            let mut t1 = (self.maxs[i] - ray.origin[i]) * inverse;
+            if ray.dir[i] == N::zero() {
+                // Parallel to the slab: inside it for all t, or never.
+                if ray.origin[i] < self.mins[i] || ray.origin[i] > self.maxs[i] {
+                    return None;
+                }
+                continue;
+            }
+            if t0 > t1 {
+                std::mem::swap(&mut t0, &mut t1);
+            }
+            t_enter = t_enter.max(t0);
+            t_exit = t_exit.min(t1);
+        }
+        (t_enter <= t_exit).then_some((t_enter, t_exit))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nalgebra::{UnitQuaternion, Vector3};
+
+    #[test]
+    fn transformed_box_holds_every_transformed_corner() {
+        let local = Aabb::new(Point3::new(-1.0, -2.0, -0.5), Point3::new(3.0, 1.0, 0.5));
+        let pose = Isometry3::from_parts(
+            Vector3::new(10.0, -4.0, 2.0).into(),
+            UnitQuaternion::from_euler_angles(0.3, -1.1, 2.0),
+        );
+        let world = local.transformed(&pose);
+        let mut tight: Option<Aabb<f64>> = None;
+        for corner in 0..8 {
+            let p = Point3::new(
+                if corner & 1 == 0 {
+                    local.mins.x
+                } else {
+                    local.maxs.x
+                },
+                if corner & 2 == 0 {
+                    local.mins.y
+                } else {
+                    local.maxs.y
+                },
+                if corner & 4 == 0 {
+                    local.mins.z
+                } else {
+                    local.maxs.z
+                },
+            );
+            let q = pose * p;
+            assert!(world.loosened(1e-12).contains_point(&q));
+            tight = Some(tight.map_or(Aabb::new(q, q), |b| b.including(&q)));
+        }
+        let tight = tight.unwrap();
+        assert!((tight.mins - world.mins).norm() < 1e-12);
+        assert!((tight.maxs - world.maxs).norm() < 1e-12);
+    }
+
+    #[test]
+    fn ray_interval_matches_marching() {
+        let b = Aabb::new(Point3::new(-1.0, -1.0, -1.0), Point3::new(1.0, 2.0, 3.0));
+        let ray = Ray::new(Point3::new(-5.0, 0.5, 0.0), Vector3::new(1.0, 0.1, 0.2));
+        let (t0, t1) = b.ray_interval(&ray, 100.0).unwrap();
+        let inside = |t: f64| b.contains_point(&ray.point_at(t));
+        assert!(inside(t0 + 1e-9) && !inside(t0 - 1e-9));
+        assert!(inside(t1 - 1e-9) && !inside(t1 + 1e-9));
+        let parallel_outside = Ray::new(Point3::new(-5.0, 5.0, 0.0), Vector3::new(1.0, 0.0, 0.0));
+        assert!(b.ray_interval(&parallel_outside, 100.0).is_none());
+    }
+}

@@ -1,0 +1,35 @@
+//! The core of geom: scalar traits, rays and hits, bounding boxes, the
+//! [`Shape`] trait and the distance primitives every shape shares.
+//!
+//! Conventions used throughout the workspace:
+//!
+//! - A [`Ray`]'s `dir` need not be unit length; hit times `t` are measured in
+//!   units of `dir`, so the hit point is `origin + t * dir`.
+//! - Normals are unit length and point out of the shape.
+//! - `solid = true` treats a shape as filled: a ray starting inside (or on the
+//!   boundary) hits at `t = 0`, a point inside projects onto itself.
+//!   `solid = false` treats it as a hollow surface: rays from inside report
+//!   the exit, points project onto the boundary.
+//! - Shapes live in their local frame; world queries take an
+//!   [`Isometry3`](nalgebra::Isometry3) pose whose translation is subtracted
+//!   before the rotation is undone, so small shapes far from the origin keep
+//!   their precision.
+#![deny(missing_docs)]
+
+pub mod aabb;
+pub mod distance;
+pub mod error;
+pub mod projection;
+pub mod ray;
+pub mod scalar;
+pub mod shape;
+
+pub use aabb::Aabb;
+pub use error::GeomError;
+pub use projection::{LaneProjection, PointProjection};
+pub use ray::{FeatureId, LaneHit, Ray, RayHit};
+pub use scalar::{Lane, Real, lit};
+pub use shape::{LaneShape, Shape, ShapeKind};
+
+pub use nalgebra;
+pub use simba;

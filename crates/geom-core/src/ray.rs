@@ -1,0 +1,182 @@
+//! Rays and ray hits.
+
+use nalgebra::{Isometry3, Point3, Scalar, SimdBool, SimdRealField, SimdValue, Vector3};
+
+use crate::scalar::{Lane, Real};
+
+/// A ray `origin + t * dir`, `t >= 0`. `dir` need not be unit length: hit
+/// times are in units of `dir`.
+///
+/// `T` is any scalar: `f32`, `f64`, or a SIMD lane type carrying one ray
+/// per lane.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Ray<T: Scalar> {
+    /// Where the ray starts.
+    pub origin: Point3<T>,
+    /// Direction and speed: the point at time `t` is `origin + t * dir`.
+    pub dir: Vector3<T>,
+}
+
+impl<T: Scalar> Ray<T> {
+    /// A ray from `origin` along `dir`.
+    pub fn new(origin: Point3<T>, dir: Vector3<T>) -> Self {
+        Ray { origin, dir }
+    }
+}
+
+impl<T: Lane> Ray<T> {
+    /// The point `origin + t * dir`.
+    #[inline]
+    pub fn point_at(&self, t: T) -> Point3<T> {
+        self.origin + self.dir * t
+    }
+}
+
+impl<N: Real> Ray<N> {
+    /// Whether origin and direction are free of NaN and infinities.
+    #[inline]
+    pub fn is_finite(&self) -> bool {
+        self.origin.iter().chain(self.dir.iter()).all(|c| c.is_finite())
+    }
+
+    /// This world-space ray expressed in the local frame of `pose`.
+    ///
+    /// The translation is subtracted before the rotation is undone, so a ray
+    /// near a shape far from the origin keeps its bits relative to the shape.
+    /// `dir` is only rotated: `t` means the same in both frames.
+    #[inline]
+    pub fn inverse_transformed(&self, pose: &Isometry3<N>) -> Self {
+        let relative = self.origin.coords - pose.translation.vector;
+        Ray {
+            origin: Point3::from(pose.rotation.inverse_transform_vector(&relative)),
+            dir: pose.rotation.inverse_transform_vector(&self.dir),
+        }
+    }
+
+    /// This local-space ray expressed in world space.
+    #[inline]
+    pub fn transformed(&self, pose: &Isometry3<N>) -> Self {
+        Ray {
+            origin: pose * self.origin,
+            dir: pose.rotation * self.dir,
+        }
+    }
+}
+
+/// Which part of a shape a query touched.
+///
+/// Numbering is per shape and documented on each shape (for example a cuboid
+/// numbers its faces `0..6` as `-x, +x, -y, +y, -z, +z`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum FeatureId {
+    /// A face (or a smooth surface patch such as a capsule's side).
+    Face(u32),
+    /// An edge.
+    Edge(u32),
+    /// A vertex.
+    Vertex(u32),
+    /// Not known or not meaningful.
+    #[default]
+    Unknown,
+}
+
+/// The first intersection of a ray with a shape.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RayHit<N: Scalar> {
+    /// Time of impact in units of the ray's `dir`: the hit point is
+    /// `origin + t * dir`.
+    pub t: N,
+    /// Unit outward normal at the hit point. For a solid shape hit from
+    /// inside (`t = 0`) it is `-dir / |dir|` (zero when `dir` is zero).
+    pub normal: Vector3<N>,
+    /// The part of the shape that was hit.
+    pub feature: FeatureId,
+}
+
+impl<N: Real> RayHit<N> {
+    /// This local-space hit with its normal rotated into world space.
+    #[inline]
+    pub fn transformed(self, pose: &Isometry3<N>) -> Self {
+        RayHit {
+            normal: pose.rotation * self.normal,
+            ..self
+        }
+    }
+}
+
+/// What a generic ray-cast kernel returns for one scalar or a pack of lanes:
+/// a hit mask and, where it is set, the time, normal and a feature code.
+///
+/// Kernels compute every lane without branches; where `mask` is false the
+/// other fields are unspecified (but never read).
+#[derive(Clone, Copy, Debug)]
+pub struct LaneHit<T: SimdRealField> {
+    /// Which lanes hit.
+    pub mask: T::SimdBool,
+    /// Time of impact in units of `dir`.
+    pub t: T,
+    /// Unit outward normal at the hit.
+    pub normal: Vector3<T>,
+    /// A small integer naming the face that was hit (the shape documents it).
+    pub face: T,
+}
+
+impl<T: Lane> LaneHit<T> {
+    /// Applies the solid-shape rule: lanes whose origin is inside (or on) the
+    /// shape hit at `t = 0` with normal `-dir / |dir|` (zero for a zero `dir`).
+    #[inline]
+    pub fn with_solid_inside(self, inside: T::SimdBool, dir: &Vector3<T>) -> Self {
+        let zero = T::zero();
+        let length = dir.norm();
+        let has_length = length.simd_gt(zero);
+        let inverse_length = (T::one() / length).select(has_length, zero);
+        let back = -dir * inverse_length;
+        LaneHit {
+            mask: self.mask | inside,
+            t: zero.select(inside, self.t),
+            normal: back.select(inside, self.normal),
+            face: (-T::one()).select(inside, self.face),
+        }
+    }
+
+    /// Lane `i` as a scalar hit (`None` where the lane missed).
+    pub fn extract(&self, i: usize) -> Option<RayHit<T::Element>> {
+        if (self.mask.bitmask() >> i) & 1 == 0 {
+            return None;
+        }
+        LaneHit::<T::Element> {
+            mask: true,
+            t: self.t.extract(i),
+            normal: self.normal.map(|c| c.extract(i)),
+            face: self.face.extract(i),
+        }
+        .into_hit()
+    }
+}
+
+impl<N: Real> LaneHit<N> {
+    /// The scalar answer: `Some` when the mask is set and every value is
+    /// finite (a non-finite result is treated as no answer, never returned).
+    /// A negative face code means "inside, no face".
+    #[inline]
+    pub fn into_hit(self) -> Option<RayHit<N>> {
+        if !self.mask || !self.t.is_finite() || !self.normal.iter().all(|c| c.is_finite()) {
+            return None;
+        }
+        let feature = if self.face >= N::zero() {
+            FeatureId::Face(face_index(self.face))
+        } else {
+            FeatureId::Unknown
+        };
+        Some(RayHit {
+            t: self.t,
+            normal: self.normal,
+            feature,
+        })
+    }
+}
+
+fn face_index<N: Real>(face: N) -> u32 {
+    // Face codes are small non-negative integers, exact in every precision.
+    face.to_subset().map_or(0, |code: f64| code as u32)
+}

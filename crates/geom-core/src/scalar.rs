@@ -1,0 +1,30 @@
+//! Thin scalar traits over simba.
+//!
+//! Kernels are written once against [`SimdRealField`] and instantiated for
+//! `f32`, `f64`, `WideF32x4`, `WideF32x8` and `WideF64x4`. [`Real`] names the
+//! plain scalars a shape stores; [`Lane`] names any SIMD-or-scalar type whose
+//! lanes are a [`Real`].
+
+use nalgebra::{RealField, SimdRealField};
+
+/// A plain floating-point scalar (`f32` or `f64`, or a higher-precision type
+/// implementing [`RealField`]) in which shapes store their parameters.
+pub trait Real: RealField + Copy + Send + Sync + 'static {}
+
+impl<N: RealField + Copy + Send + Sync + 'static> Real for N {}
+
+/// A scalar or SIMD lane type whose lanes are a [`Real`]: `f32`, `f64`,
+/// `WideF32x4`, `WideF32x8`, `WideF64x4`. Every kernel is written against it.
+pub trait Lane: SimdRealField<Element: Real> + Copy {}
+
+impl<T: SimdRealField<Element: Real> + Copy> Lane for T {}
+
+/// Converts an `f64` constant into any lane type (broadcast to every lane).
+///
+/// Only use it for constants that are exact in every target precision
+/// (`0.5`, `2.0`, ...); it goes through `nalgebra::convert`, which also works
+/// for SIMD types where `T::splat(1.5)` would only compile for one of them.
+#[inline(always)]
+pub fn lit<T: SimdRealField>(value: f64) -> T {
+    nalgebra::convert::<f64, T>(value)
+}

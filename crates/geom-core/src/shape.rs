@@ -1,0 +1,140 @@
+//! The [`Shape`] trait every geometry implements.
+
+use std::fmt::Debug;
+
+use nalgebra::{Isometry3, Point3, Vector3};
+
+use crate::aabb::Aabb;
+use crate::projection::LaneProjection;
+use crate::projection::PointProjection;
+use crate::ray::LaneHit;
+use crate::ray::{Ray, RayHit};
+use crate::scalar::{Lane, Real};
+
+/// What kind of shape an object is: the key of pair dispatch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ShapeKind {
+    /// [`Sphere`](../geom_prims/struct.Sphere.html).
+    Sphere,
+    /// A capsule: the points within a radius of a segment.
+    Capsule,
+    /// A capped solid cylinder.
+    Cylinder,
+    /// A capped solid cone.
+    Cone,
+    /// An ellipsoid with arbitrary radii.
+    Ellipsoid,
+    /// A box.
+    Cuboid,
+    /// The half-space below a plane.
+    HalfSpace,
+    /// A triangle (no thickness).
+    Triangle,
+    /// A segment (no thickness).
+    Segment,
+    /// A heightfield terrain.
+    HeightField,
+    /// A shape defined outside geom, numbered at registration.
+    Custom(u16),
+}
+
+/// A geometry that answers ray casts and closest-point queries.
+///
+/// The trait is dyn-compatible: `&dyn Shape<f32>` works. Methods ending in
+/// `_local` take inputs in the shape's own frame; the others take a world
+/// `pose` and return world answers. A pose's translation is subtracted before
+/// its rotation is undone, so queries near a shape far from the origin keep
+/// their precision.
+///
+/// Queries never panic: NaN or infinite inputs give `None`.
+pub trait Shape<N: Real>: Debug + Send + Sync {
+    /// The kind of shape, for pair dispatch.
+    fn kind(&self) -> ShapeKind;
+
+    /// Whether the shape is convex (then [`Shape::support_local`] answers).
+    fn is_convex(&self) -> bool;
+
+    /// The bounding box in the local frame.
+    fn local_aabb(&self) -> Aabb<N>;
+
+    /// The bounding box in world space under `pose`.
+    fn aabb(&self, pose: &Isometry3<N>) -> Aabb<N> {
+        self.local_aabb().transformed(pose)
+    }
+
+    /// The first hit of a local-frame ray with `0 <= t <= max_t`.
+    ///
+    /// With `solid = true` an origin inside or on the shape hits at `t = 0`
+    /// with normal `-dir / |dir|`; with `solid = false` it reports where the
+    /// ray leaves the shape, with the outward normal there.
+    fn ray_cast_local(&self, ray: &Ray<N>, max_t: N, solid: bool) -> Option<RayHit<N>>;
+
+    /// [`Shape::ray_cast_local`] for a world-space ray against the shape at
+    /// `pose`; the normal is returned in world space and `t` is unchanged.
+    fn ray_cast(&self, pose: &Isometry3<N>, ray: &Ray<N>, max_t: N, solid: bool) -> Option<RayHit<N>> {
+        if !ray.is_finite() {
+            return None;
+        }
+        self.ray_cast_local(&ray.inverse_transformed(pose), max_t, solid)
+            .map(|hit| hit.transformed(pose))
+    }
+
+    /// The closest point of the shape to a local-frame `point`. With
+    /// `solid = true` a point inside projects onto itself; with
+    /// `solid = false` it projects onto the boundary.
+    fn closest_point_local(&self, point: &Point3<N>, solid: bool) -> Option<PointProjection<N>>;
+
+    /// [`Shape::closest_point_local`] in world space.
+    fn closest_point(
+        &self,
+        pose: &Isometry3<N>,
+        point: &Point3<N>,
+        solid: bool,
+    ) -> Option<PointProjection<N>> {
+        let relative = point.coords - pose.translation.vector;
+        let local = Point3::from(pose.rotation.inverse_transform_vector(&relative));
+        self.closest_point_local(&local, solid)
+            .map(|projection| projection.transformed(pose))
+    }
+
+    /// Signed distance from a local-frame point to the boundary (negative
+    /// inside).
+    fn distance_local(&self, point: &Point3<N>) -> Option<N> {
+        let projection = self.closest_point_local(point, false)?;
+        let d = (point - projection.point).norm();
+        Some(if projection.is_inside { -d } else { d })
+    }
+
+    /// Signed distance from a world point to the boundary (negative inside).
+    fn distance(&self, pose: &Isometry3<N>, point: &Point3<N>) -> Option<N> {
+        let relative = point.coords - pose.translation.vector;
+        self.distance_local(&Point3::from(pose.rotation.inverse_transform_vector(&relative)))
+    }
+
+    /// The point of the shape farthest along `dir` in the local frame
+    /// (`None` for non-convex shapes, a zero or non-finite `dir`).
+    fn support_local(&self, dir: &Vector3<N>) -> Option<Point3<N>>;
+
+    /// [`Shape::support_local`] for a world direction, answered in world space.
+    fn support(&self, pose: &Isometry3<N>, dir: &Vector3<N>) -> Option<Point3<N>> {
+        self.support_local(&pose.rotation.inverse_transform_vector(dir))
+            .map(|p| pose * p)
+    }
+}
+
+/// The generic kernels behind a primitive's [`Shape`] methods, callable on
+/// scalars and on SIMD lanes alike (one query per lane).
+///
+/// `T` is `N` itself for the scalar path, or `WideF32x4`/`WideF32x8` (for
+/// `N = f32`) and `WideF64x4` (for `N = f64`). The scalar [`Shape`] methods
+/// call these with `T = N`, so the lane results equal the scalar results of
+/// the same precision bit for bit.
+pub trait LaneShape<N: Real> {
+    /// Ray cast in the local frame, one ray per lane. See
+    /// [`Shape::ray_cast_local`] for the semantics.
+    fn ray_cast_lanes<T: Lane<Element = N>>(&self, ray: &Ray<T>, max_t: T, solid: bool) -> LaneHit<T>;
+
+    /// The closest boundary point in the local frame, one point per lane,
+    /// and whether the point is inside (or on) the shape.
+    fn project_point_lanes<T: Lane<Element = N>>(&self, point: &Point3<T>) -> LaneProjection<T>;
+}

@@ -1,0 +1,53 @@
+//! The primitive shapes of geom, each with exact ray casts and closest
+//! points written once over [`SimdRealField`](nalgebra::SimdRealField) and
+//! instantiated for `f32`, `f64`, `WideF32x4`, `WideF32x8` and `WideF64x4`.
+//!
+//! Each shape is one module holding its data, validating constructors
+//! (`try_new` returns a [`GeomError`](geom_core::GeomError) naming the bad
+//! value, `new` panics with the same message) and its kernels.
+#![deny(missing_docs)]
+
+pub mod basis;
+pub mod sphere;
+
+pub use basis::{orthonormal_basis, orthonormal_basis_smaller_component};
+pub use sphere::Sphere;
+
+#[cfg(test)]
+pub(crate) mod test_support;
+
+/// Checks that a constructor parameter is finite and not negative.
+pub(crate) fn check_non_negative<N: geom_core::Real>(
+    shape: &'static str,
+    parameter: &'static str,
+    value: N,
+) -> Result<N, geom_core::GeomError> {
+    if value.is_finite() && value >= N::zero() {
+        Ok(value)
+    } else {
+        Err(geom_core::GeomError::invalid(
+            shape,
+            parameter,
+            value,
+            "must be finite and >= 0",
+        ))
+    }
+}
+
+/// Checks that every coordinate of a point or vector is finite.
+pub(crate) fn check_finite<N: geom_core::Real, V: std::fmt::Debug + Copy + IntoIterator<Item = N>>(
+    shape: &'static str,
+    parameter: &'static str,
+    value: V,
+) -> Result<V, geom_core::GeomError> {
+    if value.into_iter().all(|c| c.is_finite()) {
+        Ok(value)
+    } else {
+        Err(geom_core::GeomError::invalid(
+            shape,
+            parameter,
+            value,
+            "must be finite",
+        ))
+    }
+}

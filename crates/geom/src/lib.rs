@@ -1,0 +1,37 @@
+//! geom: collision detection written once, run on `f32`, `f64` and SIMD
+//! lanes.
+//!
+//! This facade re-exports the workspace crates; most users want the
+//! [`prelude`].
+//!
+//! ```
+//! use geom::prelude::*;
+//!
+//! let sphere = Sphere::new(1.0f64);
+//! let pose = Isometry3::translation(0.0, 0.0, 5.0);
+//! let ray = Ray::new(Point3::origin(), Vector3::new(0.0, 0.0, 2.0));
+//! let hit = sphere.ray_cast(&pose, &ray, f64::INFINITY, true).unwrap();
+//! assert_eq!(hit.t, 2.0); // t is in units of `dir`: the hit is at z = 4
+//! assert_eq!(hit.normal, Vector3::new(0.0, 0.0, -1.0));
+//! ```
+#![deny(missing_docs)]
+
+pub use geom_core as core;
+pub use geom_prims as prims;
+pub use geom_terrain as terrain;
+
+pub use geom_core::{
+    Aabb, FeatureId, GeomError, Lane, LaneHit, LaneProjection, LaneShape, PointProjection, Ray, RayHit, Real,
+    Shape, ShapeKind,
+};
+pub use geom_prims::*;
+
+/// Everything a typical user needs: the shapes, the query types and the
+/// nalgebra types they are built from.
+pub mod prelude {
+    pub use geom_core::{
+        Aabb, FeatureId, GeomError, LaneShape, PointProjection, Ray, RayHit, Real, Shape, ShapeKind,
+    };
+    pub use geom_prims::Sphere;
+    pub use nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
+}
