@@ -6,6 +6,7 @@
 //! [`Spec`] and one `shape_property_suite!` line in `properties.rs`.
 #![allow(dead_code)]
 
+pub mod cone;
 pub mod sphere;
 
 use std::fmt::Debug;
