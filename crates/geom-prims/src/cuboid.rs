@@ -5,7 +5,7 @@ use geom_core::{
     Aabb, GeomError, Lane, LaneHit, LaneProjection, LaneShape, PointProjection, Ray, RayHit, Real, Shape,
     ShapeKind, lit,
 };
-use nalgebra::{Point3, SimdValue, Vector3};
+use nalgebra::{Isometry3, Point3, SimdValue, Vector3};
 
 /// A solid box `|x| <= hx, |y| <= hy, |z| <= hz` in its local frame; place
 /// and orient it with a pose (translation = centre).
@@ -201,6 +201,28 @@ impl<N: Real> Shape<N> for Cuboid<N> {
         self.project_point_lanes(point).into_projection(point, solid)
     }
 
+    /// As the default, but a point inside the solid box answers itself bit
+    /// for bit (the round trip through a rotated pose would move it by a
+    /// rounding error).
+    fn closest_point(
+        &self,
+        pose: &Isometry3<N>,
+        point: &Point3<N>,
+        solid: bool,
+    ) -> Option<PointProjection<N>> {
+        let relative = point.coords - pose.translation.vector;
+        let local = Point3::from(pose.rotation.inverse_transform_vector(&relative));
+        let projection = self.closest_point_local(&local, solid)?;
+        Some(if solid && projection.is_inside {
+            PointProjection {
+                point: *point,
+                is_inside: true,
+            }
+        } else {
+            projection.transformed(pose)
+        })
+    }
+
     /// The corner farthest along `dir`; a zero component of `dir` picks the
     /// `+` side (any point of that face would do).
     fn support_local(&self, dir: &Vector3<N>) -> Option<Point3<N>> {
@@ -222,7 +244,7 @@ mod tests {
     use super::*;
     use crate::test_support::{TestRng, assert_lanes_match_scalar, ulp_distance_f32};
     use geom_core::FeatureId;
-    use nalgebra::{Isometry3, Quaternion, Translation3, UnitQuaternion};
+    use nalgebra::{Quaternion, Translation3, UnitQuaternion};
 
     fn cast(origin: [f64; 3], dir: [f64; 3], solid: bool) -> Option<RayHit<f64>> {
         Cuboid::new(Vector3::new(1.0, 2.0, 3.0)).ray_cast_local(
