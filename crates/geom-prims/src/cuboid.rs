@@ -47,9 +47,11 @@ impl<N: Real> Cuboid<N> {
 }
 
 /// Lanes where every component of `v` is finite (`x − x` is NaN for NaN
-/// and infinities, zero otherwise: no constant needed).
+/// and infinities, zero otherwise: no constant needed). Shared by the flat
+/// shapes' kernels, whose arithmetic alone would turn an infinite `dir`
+/// into a finite `t = 0`.
 #[inline]
-fn all_finite<T: Lane>(v: &Vector3<T>) -> T::SimdBool {
+pub(crate) fn all_finite<T: Lane>(v: &Vector3<T>) -> T::SimdBool {
     let zero = T::zero();
     (v.x - v.x).simd_eq(zero) & (v.y - v.y).simd_eq(zero) & (v.z - v.z).simd_eq(zero)
 }
@@ -168,6 +170,29 @@ pub fn project_point_cuboid<T: Lane>(point: &Point3<T>, half_extents: &Vector3<T
     }
 }
 
+/// [`Shape::closest_point`] with the solid rule applied in world space: a
+/// query inside a solid shape answers itself bit for bit, where the default
+/// maps it to the local frame and back through a rotated pose and so moves
+/// it by a rounding error.
+pub(crate) fn closest_point_keeping_inside<N: Real, S: Shape<N> + ?Sized>(
+    shape: &S,
+    pose: &Isometry3<N>,
+    point: &Point3<N>,
+    solid: bool,
+) -> Option<PointProjection<N>> {
+    let relative = point.coords - pose.translation.vector;
+    let local = Point3::from(pose.rotation.inverse_transform_vector(&relative));
+    let projection = shape.closest_point_local(&local, solid)?;
+    Some(if solid && projection.is_inside {
+        PointProjection {
+            point: *point,
+            is_inside: true,
+        }
+    } else {
+        projection.transformed(pose)
+    })
+}
+
 impl<N: Real> LaneShape<N> for Cuboid<N> {
     #[inline]
     fn ray_cast_lanes<T: Lane<Element = N>>(&self, ray: &Ray<T>, max_t: T, solid: bool) -> LaneHit<T> {
@@ -210,17 +235,7 @@ impl<N: Real> Shape<N> for Cuboid<N> {
         point: &Point3<N>,
         solid: bool,
     ) -> Option<PointProjection<N>> {
-        let relative = point.coords - pose.translation.vector;
-        let local = Point3::from(pose.rotation.inverse_transform_vector(&relative));
-        let projection = self.closest_point_local(&local, solid)?;
-        Some(if solid && projection.is_inside {
-            PointProjection {
-                point: *point,
-                is_inside: true,
-            }
-        } else {
-            projection.transformed(pose)
-        })
+        closest_point_keeping_inside(self, pose, point, solid)
     }
 
     /// The corner farthest along `dir`; a zero component of `dir` picks the

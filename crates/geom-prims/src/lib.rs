@@ -9,10 +9,12 @@
 
 pub mod basis;
 pub mod cuboid;
+pub mod half_space;
 pub mod sphere;
 
 pub use basis::{orthonormal_basis, orthonormal_basis_smaller_component};
 pub use cuboid::Cuboid;
+pub use half_space::HalfSpace;
 pub use sphere::Sphere;
 
 #[cfg(test)]
