@@ -707,4 +707,38 @@ mod tests {
             assert!(p99 <= 4.0 && max <= 10.0, "{name}: p99 {p99} max {max}");
         }
     }
+
+    /// f32 closest points against f64 on the same inputs: within 4 ulp of
+    /// the largest coordinate involved, near the origin and at 1e6.
+    #[test]
+    fn f32_closest_points_within_4_ulp_of_the_largest_coordinate() {
+        let mut rng = TestRng::new(23);
+        for offset in [Vector3::zeros(), Vector3::new(1.0e6f32, -1.0e6, 1.0e6)] {
+            let a = Point3::new(0.25f32, -1.0, 0.5) + offset;
+            let b = Point3::new(1.25f32, 0.75, -0.5) + offset;
+            let shape32 = Capsule::from_points(a, b, 0.75f32);
+            let shape64 = Capsule::from_points(a.cast::<f64>(), b.cast::<f64>(), 0.75);
+            let mut worst: f64 = 0.0;
+            for i in 0..4000 {
+                let spread = if i % 2 == 0 { 2.0 } else { 50.0 };
+                let query = nalgebra::center(&a, &b) + rng.vector(spread).cast::<f32>();
+                for solid in [true, false] {
+                    let p32 = shape32.closest_point_local(&query, solid).unwrap();
+                    let p64 = shape64.closest_point_local(&query.cast(), solid).unwrap();
+                    let largest = [query, a, b]
+                        .iter()
+                        .flat_map(|p| p.iter().map(|c| c.abs()))
+                        .fold(0.0f32, f32::max);
+                    let ulp = (f32::from_bits(largest.to_bits() + 1) - largest) as f64;
+                    let error = (p32.point.cast::<f64>() - p64.point).amax() / ulp;
+                    worst = worst.max(error);
+                }
+            }
+            println!(
+                "capsule closest point, offset {:e}: worst {worst:.2} ulp",
+                offset.x
+            );
+            assert!(worst <= 4.0, "{worst} ulp");
+        }
+    }
 }

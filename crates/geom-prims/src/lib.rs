@@ -11,6 +11,7 @@ pub mod basis;
 pub mod capsule;
 pub mod cone;
 pub mod cuboid;
+pub mod cylinder;
 pub mod half_space;
 pub mod sphere;
 
@@ -18,6 +19,7 @@ pub use basis::{orthonormal_basis, orthonormal_basis_smaller_component};
 pub use capsule::Capsule;
 pub use cone::Cone;
 pub use cuboid::Cuboid;
+pub use cylinder::Cylinder;
 pub use half_space::HalfSpace;
 pub use sphere::Sphere;
 

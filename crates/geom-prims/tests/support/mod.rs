@@ -9,6 +9,7 @@
 pub mod capsule;
 pub mod cone;
 pub mod cuboid;
+pub mod cylinder;
 pub mod half_space;
 pub mod sphere;
 

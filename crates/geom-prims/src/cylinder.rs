@@ -1,0 +1,926 @@
+//! The capped solid cylinder between two points.
+
+use geom_core::{
+    Aabb, GeomError, Lane, LaneHit, LaneProjection, LaneShape, PointProjection, Ray, RayHit, Real, Shape,
+    ShapeKind, lit,
+};
+use nalgebra::{Point3, SimdValue, Vector3};
+
+use crate::basis::orthonormal_basis;
+
+/// A solid capped cylinder: the points within `radius` of the axis segment
+/// from `p0` to `p1` (local frame) and between the planes through `p0` and
+/// `p1` perpendicular to it. The kernels work with the end points directly
+/// rather than through a rotation.
+///
+/// The axis must have a non-zero length (`p1 != p0`). A zero radius is
+/// allowed and is the segment itself: a ray hits it only where it meets the
+/// segment exactly, with normal `-dir / |dir|` on the side (the axis unit
+/// `∓(p1 − p0)/|p1 − p0|` at an end, for a ray along the axis); points
+/// project onto the segment, and only points of the segment are inside.
+///
+/// Features: the side is [`FeatureId::Face(0)`](geom_core::FeatureId), the
+/// cap disk at `p0` is `Face(1)` (normal along `p0 − p1`), the cap disk at
+/// `p1` is `Face(2)` (normal along `p1 − p0`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Cylinder<N: Real> {
+    /// Centre of the first cap (local frame).
+    pub p0: Point3<N>,
+    /// Centre of the second cap (local frame), different from `p0`.
+    pub p1: Point3<N>,
+    /// The radius (finite, `>= 0`).
+    pub radius: N,
+}
+
+impl<N: Real> Cylinder<N> {
+    /// The cylinder with cap centres `p0`, `p1` and `radius`. `Err` names a
+    /// non-finite `p0` or `p1`, a `p1` equal to `p0` (zero-length axis, or
+    /// one whose squared length underflows or overflows), or a negative,
+    /// NaN or infinite `radius`.
+    pub fn try_from_points(p0: Point3<N>, p1: Point3<N>, radius: N) -> Result<Self, GeomError> {
+        crate::check_finite("cylinder", "p0", <[N; 3]>::from(p0.coords))?;
+        crate::check_finite("cylinder", "p1", <[N; 3]>::from(p1.coords))?;
+        let radius = crate::check_non_negative("cylinder", "radius", radius)?;
+        let axis_squared = (p1 - p0).norm_squared();
+        if axis_squared == N::zero() {
+            return Err(GeomError::invalid(
+                "cylinder",
+                "p1",
+                <[N; 3]>::from(p1.coords),
+                "must differ from p0 (zero-length axis)",
+            ));
+        }
+        if !axis_squared.is_finite() {
+            return Err(GeomError::invalid(
+                "cylinder",
+                "p1",
+                <[N; 3]>::from(p1.coords),
+                "is too far from p0 (the squared axis length overflows)",
+            ));
+        }
+        Ok(Cylinder { p0, p1, radius })
+    }
+
+    /// The cylinder with cap centres `p0`, `p1` and `radius`.
+    ///
+    /// # Panics
+    /// With [`Cylinder::try_from_points`]'s message when a parameter is invalid.
+    pub fn from_points(p0: Point3<N>, p1: Point3<N>, radius: N) -> Self {
+        Self::try_from_points(p0, p1, radius).unwrap_or_else(|e| panic!("{e}"))
+    }
+}
+
+/// Ray (any `dir` length, `t` in units of `dir`) against the capped
+/// cylinder with cap centres `p0`, `p1`, on lanes.
+///
+/// After Quilez's capped-cylinder intersector, made stable and branch-free:
+/// the cylinder is the intersection of an infinite cylinder and the slab
+/// between the cap planes, so the ray's inside interval is the overlap of
+/// the two intervals (as in the Kay–Kajiya slab test). The infinite
+/// cylinder is the 2D problem of `ca × oc + t (ca × d)` (`ca = p1 − p0`,
+/// `oc = origin − p0`) against a circle of radius `r |ca|`, solved like the
+/// sphere: discriminant `r²|ca|² − |l|²` with `l` the closest approach,
+/// roots `c / q` and `q / A`. The cap planes are crossed at
+/// `−ca·(origin − p0) / ca·d` and `−ca·(origin − p1) / ca·d`, each relative
+/// to its own cap centre; a ray parallel to either (zero cosine) is inside
+/// or outside for all `t`, never divided by zero.
+#[inline]
+pub fn ray_cast_cylinder<T: Lane>(
+    ray: &Ray<T>,
+    p0: &Point3<T>,
+    p1: &Point3<T>,
+    radius: T,
+    max_t: T,
+    solid: bool,
+) -> LaneHit<T> {
+    let zero = T::zero();
+    let one = T::one();
+    let two = lit::<T>(2.0);
+    let unbounded = lit::<T>(f64::INFINITY);
+    let dir = ray.dir;
+    // Subtract first: a small cylinder far from the origin keeps its bits.
+    let from_p0 = ray.origin - p0;
+    let from_p1 = ray.origin - p1;
+    let axis = p1 - p0;
+    let axis_squared = axis.norm_squared();
+    let radius_squared = radius * radius;
+
+    // The infinite cylinder as a 2D circle problem (see the doc comment).
+    let moment = axis.cross(&from_p0);
+    let sweep = axis.cross(&dir);
+    let quad_a = sweep.norm_squared();
+    let half_b = -moment.dot(&sweep);
+    let closest_approach = moment + sweep * (half_b / quad_a);
+    let scaled_radius_squared = radius_squared * axis_squared;
+    let disc = scaled_radius_squared - closest_approach.norm_squared();
+    let c = moment.norm_squared() - scaled_radius_squared; // > 0 ⇔ outside the infinite cylinder
+    let root = (quad_a * disc.simd_max(zero)).simd_sqrt();
+    let q = half_b + root.select(half_b.simd_ge(zero), -root);
+    // q = 0 only for a tangent at the closest approach to the axis, t = 0.
+    let root_by_q = (c / q).select(q.simd_ne(zero), zero);
+    let root_by_a = q / quad_a;
+    let crosses_side = quad_a.simd_gt(zero) & disc.simd_ge(zero);
+    // Parallel to the axis: within the radius for all t, or never.
+    let parallel_within = quad_a.simd_le(zero) & c.simd_le(zero);
+    let always_in = |inside: T::SimdBool| (-unbounded).select(inside, unbounded);
+    let never_out = |inside: T::SimdBool| unbounded.select(inside, -unbounded);
+    let side_enter = root_by_q
+        .simd_min(root_by_a)
+        .select(crosses_side, always_in(parallel_within));
+    let side_exit = root_by_q
+        .simd_max(root_by_a)
+        .select(crosses_side, never_out(parallel_within));
+
+    // The slab between the cap planes, each crossing relative to its centre.
+    let axial_rate = axis.dot(&dir);
+    let height_above_p0 = axis.dot(&from_p0); // >= 0 on p1's side of the p0 plane
+    let height_above_p1 = axis.dot(&from_p1); // <= 0 on p0's side of the p1 plane
+    let t_plane0 = -height_above_p0 / axial_rate;
+    let t_plane1 = -height_above_p1 / axial_rate;
+    let rising = axial_rate.simd_gt(zero);
+    let falling = axial_rate.simd_lt(zero);
+    let within_slab = height_above_p0.simd_ge(zero) & height_above_p1.simd_le(zero);
+    let parallel_in_slab = !(rising | falling) & within_slab;
+    let slab_enter = t_plane0.select(rising, t_plane1.select(falling, always_in(parallel_in_slab)));
+    let slab_exit = t_plane1.select(rising, t_plane0.select(falling, never_out(parallel_in_slab)));
+    // Rising along the axis, the ray enters through cap p0 and leaves through cap p1.
+    let enter_cap = one.select(rising, two);
+    let exit_cap = two.select(rising, one);
+
+    let t_enter = side_enter.simd_max(slab_enter);
+    let t_exit = side_exit.simd_min(slab_exit);
+    let inside = c.simd_le(zero) & within_slab;
+    // Outside: the entry. Inside (hollow): the exit.
+    let t = t_exit.select(inside, t_enter);
+    let on_side = (inside & side_exit.simd_le(slab_exit)) | (!inside & side_enter.simd_ge(slab_enter));
+    let cap = exit_cap.select(inside, enter_cap);
+    let mask = t_enter.simd_le(t_exit) & t.simd_ge(zero) & t.simd_le(max_t);
+
+    let hit_from_p0 = from_p0 + dir * t;
+    let radial = hit_from_p0 - axis * (axis.dot(&hit_from_p0) / axis_squared);
+    let radial_length = radial.norm();
+    let facing_back = -dir / dir.norm();
+    // A zero radius has no radial direction: face the ray.
+    let side_normal = (radial / radial_length).select(radial_length.simd_gt(zero), facing_back);
+    let axis_unit = axis / axis_squared.simd_sqrt();
+    let cap_normal = axis_unit.select(cap.simd_gt(one), -axis_unit);
+    let hit = LaneHit {
+        mask,
+        t,
+        normal: side_normal.select(on_side, cap_normal),
+        face: zero.select(on_side, cap),
+    };
+    if solid {
+        hit.with_solid_inside(inside, &dir)
+    } else {
+        hit
+    }
+}
+
+/// The point of the cylinder's boundary closest to `point`, and whether
+/// `point` is inside or on it.
+///
+/// A 2D problem in (axial, radial) coordinates against the rectangle
+/// `[0, |p1 − p0|] × [0, r]`: outside, clamp into it; inside, move to the
+/// nearest of the three faces (ties prefer the side, then cap `p0`). The
+/// answer is mapped back along the axis unit and the radial unit (for a
+/// point on the axis, the first tangent of [`orthonormal_basis`]).
+#[inline]
+pub fn project_point_cylinder<T: Lane>(
+    point: &Point3<T>,
+    p0: &Point3<T>,
+    p1: &Point3<T>,
+    radius: T,
+) -> LaneProjection<T> {
+    let zero = T::zero();
+    let from_p0 = point - p0;
+    let from_p1 = point - p1;
+    let axis = p1 - p0;
+    let axis_squared = axis.norm_squared();
+    let axis_length = axis_squared.simd_sqrt();
+    let axis_unit = axis / axis_length;
+    let moment = axis.cross(&from_p0);
+    let moment_squared = moment.norm_squared();
+    let height_above_p0 = axis.dot(&from_p0);
+    let height_above_p1 = axis.dot(&from_p1);
+    // The same inside test as the ray cast, so both agree on the boundary.
+    let inside = moment_squared.simd_le(radius * radius * axis_squared)
+        & height_above_p0.simd_ge(zero)
+        & height_above_p1.simd_le(zero);
+
+    let axial = height_above_p0 / axis_length;
+    let below_p1 = -height_above_p1 / axis_length;
+    let radial_distance = moment_squared.simd_sqrt() / axis_length;
+    // (ca × oc) × ca is the part of oc perpendicular to the axis, times |ca|².
+    let radial_direction = moment.cross(&axis);
+    let radial_direction_length = radial_direction.norm();
+    let (perpendicular, _) = orthonormal_basis(&axis_unit);
+    let radial_unit = (radial_direction / radial_direction_length)
+        .select(radial_direction_length.simd_gt(zero), perpendicular);
+
+    // Outside: clamp into the rectangle.
+    let clamped_axial = axial.simd_clamp(zero, axis_length);
+    let clamped_radial = radial_distance.simd_min(radius);
+    // Inside: the nearest face.
+    let to_side = radius - radial_distance;
+    let side_nearest = to_side.simd_le(axial) & to_side.simd_le(below_p1);
+    let cap0_nearest = axial.simd_le(below_p1);
+    let face_axial = axial.select(side_nearest, zero.select(cap0_nearest, axis_length));
+    let face_radial = radius.select(side_nearest, radial_distance);
+
+    let axial = face_axial.select(inside, clamped_axial);
+    let radial = face_radial.select(inside, clamped_radial);
+    LaneProjection {
+        point: p0 + (axis_unit * axial + radial_unit * radial),
+        inside,
+    }
+}
+
+impl<N: Real> LaneShape<N> for Cylinder<N> {
+    #[inline]
+    fn ray_cast_lanes<T: Lane<Element = N>>(&self, ray: &Ray<T>, max_t: T, solid: bool) -> LaneHit<T> {
+        ray_cast_cylinder(
+            ray,
+            &self.p0.map(T::splat),
+            &self.p1.map(T::splat),
+            T::splat(self.radius),
+            max_t,
+            solid,
+        )
+    }
+
+    #[inline]
+    fn project_point_lanes<T: Lane<Element = N>>(&self, point: &Point3<T>) -> LaneProjection<T> {
+        project_point_cylinder(
+            point,
+            &self.p0.map(T::splat),
+            &self.p1.map(T::splat),
+            T::splat(self.radius),
+        )
+    }
+}
+
+impl<N: Real> Shape<N> for Cylinder<N> {
+    fn kind(&self) -> ShapeKind {
+        ShapeKind::Cylinder
+    }
+
+    fn is_convex(&self) -> bool {
+        true
+    }
+
+    /// The exact box of the two cap disks: along coordinate `k` a disk of
+    /// radius `r` perpendicular to the unit axis `u` reaches `r √(1 − u_k²)`.
+    fn local_aabb(&self) -> Aabb<N> {
+        let axis = self.p1 - self.p0;
+        let length = axis.norm();
+        let reach = Vector3::new(
+            axis.yz().norm(),
+            Vector3::new(axis.x, axis.z, N::zero()).norm(),
+            axis.xy().norm(),
+        ) * (self.radius / length);
+        Aabb::new(self.p0.inf(&self.p1) - reach, self.p0.sup(&self.p1) + reach)
+    }
+
+    fn ray_cast_local(&self, ray: &Ray<N>, max_t: N, solid: bool) -> Option<RayHit<N>> {
+        self.ray_cast_lanes(ray, max_t, solid).into_hit()
+    }
+
+    fn closest_point_local(&self, point: &Point3<N>, solid: bool) -> Option<PointProjection<N>> {
+        self.project_point_lanes(point).into_projection(point, solid)
+    }
+
+    /// The cap centre on `dir`'s side plus the radius along `dir`'s part
+    /// perpendicular to the axis (the cap centre itself when `dir` is along
+    /// the axis: every point of that cap is farthest).
+    fn support_local(&self, dir: &Vector3<N>) -> Option<Point3<N>> {
+        let length = dir.norm();
+        if !(length > N::zero() && length.is_finite()) {
+            return None;
+        }
+        let axis = self.p1 - self.p0;
+        let end = if axis.dot(dir) > N::zero() {
+            self.p1
+        } else {
+            self.p0
+        };
+        let perpendicular = dir - axis * (axis.dot(dir) / axis.norm_squared());
+        let perpendicular_length = perpendicular.norm();
+        if perpendicular_length > N::zero() {
+            Some(end + perpendicular * (self.radius / perpendicular_length))
+        } else {
+            Some(end)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::{TestRng, assert_lanes_match_scalar, ulp_distance_f32};
+    use geom_core::FeatureId;
+
+    /// Axis along z from (0,0,-1) to (0,0,1), radius 0.5.
+    fn upright() -> Cylinder<f64> {
+        Cylinder::from_points(Point3::new(0.0, 0.0, -1.0), Point3::new(0.0, 0.0, 1.0), 0.5)
+    }
+
+    fn cast(shape: &Cylinder<f64>, origin: [f64; 3], dir: [f64; 3], solid: bool) -> Option<RayHit<f64>> {
+        shape.ray_cast_local(&Ray::new(origin.into(), dir.into()), f64::INFINITY, solid)
+    }
+
+    /// Distance to the boundary from the definition (Quilez's exact capped
+    /// cylinder SDF), independent of the kernels.
+    fn sdf(p: &Point3<f64>, p0: &Point3<f64>, p1: &Point3<f64>, r: f64) -> f64 {
+        let ba = p1 - p0;
+        let pa = p - p0;
+        let baba = ba.dot(&ba);
+        let paba = pa.dot(&ba);
+        let x = (pa * baba - ba * paba).norm() - r * baba;
+        let y = (paba - baba * 0.5).abs() - baba * 0.5;
+        let (x2, y2) = (x * x, y * y * baba);
+        let d = if x.max(y) < 0.0 {
+            -x2.min(y2)
+        } else {
+            (if x > 0.0 { x2 } else { 0.0 }) + (if y > 0.0 { y2 } else { 0.0 })
+        };
+        d.signum() * d.abs().sqrt() / baba
+    }
+
+    #[test]
+    fn side_and_cap_hits_by_hand() {
+        let cylinder = upright();
+        // From x = -5 along +x at speed 2, z = 0.3: the side x = -0.5 is
+        // 4.5 away, t = 2.25, normal -x.
+        let hit = cast(&cylinder, [-5.0, 0.0, 0.3], [2.0, 0.0, 0.0], true).unwrap();
+        assert_eq!(
+            (hit.t, hit.normal, hit.feature),
+            (2.25, -Vector3::x(), FeatureId::Face(0))
+        );
+        // Down onto cap p1 (z = 1) from z = 4 at speed 0.5: 3 / 0.5 = 6.
+        let hit = cast(&cylinder, [0.2, 0.0, 4.0], [0.0, 0.0, -0.5], true).unwrap();
+        assert_eq!(
+            (hit.t, hit.normal, hit.feature),
+            (6.0, Vector3::z(), FeatureId::Face(2))
+        );
+        // Up onto cap p0 (z = -1) from z = -3 along (0.1, 0, 1): t = 2, x = 0.2.
+        let hit = cast(&cylinder, [0.0, 0.0, -3.0], [0.1, 0.0, 1.0], true).unwrap();
+        assert_eq!(
+            (hit.t, hit.normal, hit.feature),
+            (2.0, -Vector3::z(), FeatureId::Face(1))
+        );
+        // Misses: behind, beside, above the cap plane going sideways.
+        assert!(cast(&cylinder, [-5.0, 0.0, 0.0], [-1.0, 0.0, 0.0], true).is_none());
+        assert!(cast(&cylinder, [-5.0, 0.6, 0.0], [1.0, 0.0, 0.0], true).is_none());
+        assert!(cast(&cylinder, [-5.0, 0.0, 1.01], [1.0, 0.0, 0.0], true).is_none());
+        // Past the rim: from (-2, 0, 2) along (1, 0, -1) it crosses z = 1 at
+        // x = -1 and x = -0.5 at z = 0.5: the side at t = 1.5.
+        let hit = cast(&cylinder, [-2.0, 0.0, 2.0], [1.0, 0.0, -1.0], true).unwrap();
+        assert_eq!((hit.t, hit.feature), (1.5, FeatureId::Face(0)));
+    }
+
+    #[test]
+    fn max_t_is_inclusive() {
+        let ray = Ray::new(Point3::new(-5.0, 0.0, 0.0), Vector3::new(1.0, 0.0, 0.0));
+        assert_eq!(upright().ray_cast_local(&ray, 4.5, true).unwrap().t, 4.5);
+        assert!(upright().ray_cast_local(&ray, 4.499, true).is_none());
+    }
+
+    /// Seed 000 bug 1: the seed evaluates the far root's height with the near
+    /// root (`fT` for `fT1`). Here the near root of the infinite cylinder is
+    /// below the slab and the far one is on the wall.
+    #[test]
+    fn seed_bug_far_root_on_the_wall() {
+        let cylinder = upright();
+        // From (0, 0, -3) along (0.2, 0, 1): x = ±0.5 at t = ∓2.5 (near root
+        // behind, far root at z = -0.5 on the wall); the cap z = -1 is
+        // crossed at t = 2, x = 0.4 < 0.5: enter through cap p0 at t = 2.
+        let hit = cast(&cylinder, [0.0, 0.0, -3.0], [0.2, 0.0, 1.0], true).unwrap();
+        assert_eq!(
+            (hit.t, hit.normal, hit.feature),
+            (2.0, -Vector3::z(), FeatureId::Face(1))
+        );
+        // From inside at (0, 0, -0.9) along (1, 0, 0.1), hollow: roots
+        // t = ±0.5, the far one at z = -0.85 on the wall: exit there, +x.
+        let hit = cast(&cylinder, [0.0, 0.0, -0.9], [1.0, 0.0, 0.1], false).unwrap();
+        assert_eq!(
+            (hit.t, hit.normal, hit.feature),
+            (0.5, Vector3::x(), FeatureId::Face(0))
+        );
+        // Both roots ahead and both above the slab: from (-3, 0, 0.5) along
+        // (1, 0, 0.25), x = -0.5 at t = 2.5 (z = 1.125) and x = 0.5 at t = 3.5
+        // (z = 1.375); cap p1 (z = 1) is crossed at t = 2, x = -1, outside
+        // the disk. A miss.
+        assert!(cast(&cylinder, [-3.0, 0.0, 0.5], [1.0, 0.0, 0.25], true).is_none());
+        // Near root above the slab, far root on the wall, entering through
+        // cap p1: from (-1, 0, 2) along (1, 0, -1.5): x = -0.5 at t = 0.5
+        // (z = 1.25), x = 0.5 at t = 1.5 (z = -0.25, on the wall); z = 1 at
+        // t = 2/3, x = -1/3: the entry is cap p1 at t = 2/3.
+        let hit = cast(&cylinder, [-1.0, 0.0, 2.0], [1.0, 0.0, -1.5], true).unwrap();
+        assert!((hit.t - 2.0 / 3.0).abs() < 1e-15, "{}", hit.t);
+        assert_eq!((hit.normal, hit.feature), (Vector3::z(), FeatureId::Face(2)));
+        // The same ray from just inside the cap, hollow: out through the wall
+        // at the far root t = 1.5 - 0.7 = 0.8 from (-0.3, 0, 0.95).
+        let hit = cast(&cylinder, [-0.3, 0.0, 0.95], [1.0, 0.0, -1.5], false).unwrap();
+        assert!((hit.t - 0.8).abs() < 1e-15, "{}", hit.t);
+        assert_eq!((hit.normal, hit.feature), (Vector3::x(), FeatureId::Face(0)));
+        // From (-3, 0, 0) along (1, 0, 0.5): wall roots at t = 2.5 (z = 1.25)
+        // and t = 3.5 (z = 1.75), both above; cap p1 at t = 2, x = -1,
+        // outside the disk. A miss.
+        assert!(cast(&cylinder, [-3.0, 0.0, 0.0], [1.0, 0.0, 0.5], true).is_none());
+    }
+
+    /// Seed 000 bug 2: the seed reports `t * dir` as the hit point, dropping
+    /// the origin. With a cylinder far from 0 the point `origin + t dir` must
+    /// lie on the surface.
+    #[test]
+    fn seed_bug_hit_point_includes_the_origin() {
+        let p0 = Point3::new(1000.0, 2000.0, -500.0);
+        let p1 = Point3::new(1000.0, 2003.0, -500.0);
+        let cylinder = Cylinder::from_points(p0, p1, 1.0);
+        let mut rng = TestRng::new(17);
+        for _ in 0..500 {
+            let origin = p0 + rng.vector(6.0);
+            let target = p0 + Vector3::new(0.0, 1.5, 0.0) + rng.vector(1.0);
+            let ray = Ray::new(origin, target - origin);
+            if let Some(hit) = cylinder.ray_cast_local(&ray, f64::INFINITY, false) {
+                let point = ray.point_at(hit.t);
+                assert!(sdf(&point, &p0, &p1, 1.0).abs() < 1e-12, "{ray:?}");
+                assert!(cylinder.distance_local(&point).unwrap().abs() < 1e-12);
+            }
+        }
+        // By hand: from (990, 2001, -500) along +x the side x = 999 is at t = 9.
+        let ray = Ray::new(Point3::new(990.0, 2001.0, -500.0), Vector3::x());
+        let hit = cylinder.ray_cast_local(&ray, f64::INFINITY, true).unwrap();
+        assert_eq!(
+            (hit.t, ray.point_at(hit.t)),
+            (9.0, Point3::new(999.0, 2001.0, -500.0))
+        );
+    }
+
+    /// Seed 000 bug 3: the seed ignores an origin inside the cylinder.
+    #[test]
+    fn seed_bug_origin_inside() {
+        let cylinder = upright();
+        // Solid: t = 0 facing back along the ray.
+        let hit = cast(&cylinder, [0.1, 0.0, 0.2], [0.0, 3.0, 0.0], true).unwrap();
+        assert_eq!((hit.t, hit.normal), (0.0, -Vector3::y()));
+        // Hollow: out through the side where y² = 0.25 - 0.01, at speed 2.
+        let hit = cast(&cylinder, [0.1, 0.0, 0.2], [0.0, 2.0, 0.0], false).unwrap();
+        assert!((hit.t - 0.24f64.sqrt() / 2.0).abs() < 1e-15);
+        assert!((hit.normal - Vector3::new(0.1, 0.24f64.sqrt(), 0.0) / 0.5).norm() < 1e-15);
+        // Hollow, slanted out through cap p1: from (0, 0, 0.5) along
+        // (0.2, 0, 1): z = 1 at t = 0.5, x = 0.1.
+        let hit = cast(&cylinder, [0.0, 0.0, 0.5], [0.2, 0.0, 1.0], false).unwrap();
+        assert_eq!(
+            (hit.t, hit.normal, hit.feature),
+            (0.5, Vector3::z(), FeatureId::Face(2))
+        );
+        // On the surface counts as inside.
+        let hit = cast(&cylinder, [0.5, 0.0, 0.0], [1.0, 0.0, 0.0], true).unwrap();
+        assert_eq!(hit.t, 0.0);
+    }
+
+    /// Seed 000 bug 4: for a ray parallel to the axis the seed divides by
+    /// the cosine of an angle that can be 90°. Here the cap is hit at the
+    /// right `t`, and a ray perpendicular to the axis (zero axial cosine)
+    /// inside the slab still works.
+    #[test]
+    fn seed_bug_parallel_to_the_axis() {
+        let cylinder = upright();
+        // From z = -4 at x = 0.3 along +z at speed 0.5: cap p0 is 3 away, t = 6.
+        let hit = cast(&cylinder, [0.3, 0.0, -4.0], [0.0, 0.0, 0.5], true).unwrap();
+        assert_eq!(
+            (hit.t, hit.normal, hit.feature),
+            (6.0, -Vector3::z(), FeatureId::Face(1))
+        );
+        // Antiparallel from above: cap p1, 2 away at speed 4: t = 0.5.
+        let hit = cast(&cylinder, [0.0, -0.4, 3.0], [0.0, 0.0, -4.0], true).unwrap();
+        assert_eq!(
+            (hit.t, hit.normal, hit.feature),
+            (0.5, Vector3::z(), FeatureId::Face(2))
+        );
+        // Outside the radius: a miss; exactly on it: the rim at t = 3.
+        assert!(cast(&cylinder, [0.3, 0.45, -4.0], [0.0, 0.0, 1.0], true).is_none());
+        assert_eq!(
+            cast(&cylinder, [0.3, 0.4, -4.0], [0.0, 0.0, 1.0], true)
+                .unwrap()
+                .t,
+            3.0
+        );
+        // From inside, hollow: out through cap p1 at t = 0.5.
+        let hit = cast(&cylinder, [0.3, 0.0, 0.0], [0.0, 0.0, 2.0], false).unwrap();
+        assert_eq!((hit.t, hit.normal), (0.5, Vector3::z()));
+    }
+
+    #[test]
+    fn closest_points_by_hand() {
+        let cylinder = upright();
+        let project = |p: [f64; 3], solid| cylinder.closest_point_local(&p.into(), solid).unwrap();
+        let close = |a: Point3<f64>, b: [f64; 3]| (a - Point3::from(b)).norm() < 1e-15;
+        // Beside the side, above a cap, beyond the rim.
+        let p = project([3.0, 4.0, 0.25], true);
+        assert!(close(p.point, [0.3, 0.4, 0.25]) && !p.is_inside);
+        let p = project([0.1, 0.2, 3.0], true);
+        assert!(close(p.point, [0.1, 0.2, 1.0]) && !p.is_inside);
+        let p = project([0.0, -3.0, -4.0], true);
+        assert!(close(p.point, [0.0, -0.5, -1.0]));
+        // Inside: solid keeps the point; hollow goes to the nearest face.
+        let p = project([0.1, 0.0, 0.2], true);
+        assert_eq!((p.point, p.is_inside), (Point3::new(0.1, 0.0, 0.2), true));
+        let p = project([0.1, 0.0, 0.2], false);
+        assert!(close(p.point, [0.5, 0.0, 0.2]) && p.is_inside);
+        let p = project([0.1, 0.0, 0.9], false);
+        assert!(close(p.point, [0.1, 0.0, 1.0]));
+        let p = project([0.0, 0.1, -0.95], false);
+        assert!(close(p.point, [0.0, 0.1, -1.0]));
+        // The centre: the side is nearest (0.5 < 1), some radial direction.
+        let p = project([0.0, 0.0, 0.0], false);
+        assert!((p.point.coords.xy().norm() - 0.5).abs() < 1e-15 && p.point.z == 0.0);
+        // 0.2 below cap p1 (nearer than the side at 0.5): -0.2.
+        let d = cylinder.distance_local(&Point3::new(0.0, 0.0, 0.8)).unwrap();
+        assert!((d + 0.2).abs() < 1e-15, "{d}");
+        assert_eq!(cylinder.distance_local(&Point3::new(0.0, 0.0, 3.0)), Some(2.0));
+    }
+
+    #[test]
+    fn support_and_aabb() {
+        // Axis (3, 0, 4) / 5, radius 1: along x the disks reach
+        // √(1 − 0.36) = 0.8, along y 1, along z √(1 − 0.64) = 0.6.
+        let cylinder = Cylinder::from_points(Point3::new(1.0, 2.0, 3.0), Point3::new(4.0, 2.0, 7.0), 1.0);
+        let aabb = cylinder.local_aabb();
+        assert!(
+            (aabb.mins - Point3::new(0.2, 1.0, 2.4)).norm() < 1e-15,
+            "{aabb:?}"
+        );
+        assert!(
+            (aabb.maxs - Point3::new(4.8, 3.0, 7.6)).norm() < 1e-15,
+            "{aabb:?}"
+        );
+        // Along +y (perpendicular to the axis, so the caps tie): cap p0's rim.
+        assert_eq!(
+            cylinder.support_local(&Vector3::y()),
+            Some(Point3::new(1.0, 3.0, 3.0))
+        );
+        // Along the axis: the centre of cap p1.
+        assert_eq!(
+            cylinder.support_local(&Vector3::new(3.0, 0.0, 4.0)),
+            Some(Point3::new(4.0, 2.0, 7.0))
+        );
+        // Along -x: cap p0's rim towards (-0.8, 0, 0.6) (the part of -x
+        // perpendicular to the axis is (-0.64, 0, 0.48), unit (-0.8, 0, 0.6)).
+        let s = cylinder.support_local(&-Vector3::x()).unwrap();
+        assert!((s - Point3::new(0.2, 2.0, 3.6)).norm() < 1e-15, "{s:?}");
+        assert_eq!(cylinder.support_local(&Vector3::zeros()), None);
+    }
+
+    #[test]
+    fn zero_radius_is_the_segment() {
+        let segment = Cylinder::from_points(Point3::new(0.0, 0.0, -1.0), Point3::new(0.0, 0.0, 1.0), 0.0);
+        // Through the segment: hit facing the ray.
+        let hit = cast(&segment, [-2.0, 0.0, 0.5], [1.0, 0.0, 0.0], true).unwrap();
+        assert_eq!(
+            (hit.t, hit.normal, hit.feature),
+            (2.0, -Vector3::x(), FeatureId::Face(0))
+        );
+        assert!(cast(&segment, [-2.0, 1e-9, 0.5], [1.0, 0.0, 0.0], true).is_none());
+        // Down the axis: the end p1 at t = 2, normal +axis.
+        let hit = cast(&segment, [0.0, 0.0, 3.0], [0.0, 0.0, -1.0], true).unwrap();
+        assert_eq!(
+            (hit.t, hit.normal, hit.feature),
+            (2.0, Vector3::z(), FeatureId::Face(2))
+        );
+        let p = segment
+            .closest_point_local(&Point3::new(1.0, 0.0, 0.5), true)
+            .unwrap();
+        assert_eq!((p.point, p.is_inside), (Point3::new(0.0, 0.0, 0.5), false));
+        let p = segment
+            .closest_point_local(&Point3::new(0.0, 0.0, 0.5), false)
+            .unwrap();
+        assert_eq!((p.point, p.is_inside), (Point3::new(0.0, 0.0, 0.5), true));
+    }
+
+    #[test]
+    fn bad_input_never_panics_or_returns_nan() {
+        let cylinder = upright();
+        let nan = f64::NAN;
+        let inf = f64::INFINITY;
+        for (o, d) in [
+            ([nan, 0.0, 0.0], [1.0, 0.0, 0.0]),
+            ([-5.0, 0.0, 0.0], [inf, 0.0, 0.0]),
+            ([-5.0, 0.0, 0.0], [nan, 0.0, 0.0]),
+            ([0.0, 0.0, -5.0], [0.0, 0.0, inf]),
+            ([-inf, 0.0, 0.0], [1.0, 0.0, 0.0]),
+            ([-5.0, 0.0, 0.0], [0.0, 0.0, 0.0]),
+        ] {
+            for solid in [true, false] {
+                assert!(cast(&cylinder, o, d, solid).is_none(), "{o:?} {d:?}");
+            }
+        }
+        // A zero dir hits only from inside a solid cylinder.
+        let hit = cast(&cylinder, [0.0, 0.2, 0.9], [0.0, 0.0, 0.0], true).unwrap();
+        assert_eq!((hit.t, hit.normal), (0.0, Vector3::zeros()));
+        assert!(cast(&cylinder, [0.0, 0.2, 0.9], [0.0, 0.0, 0.0], false).is_none());
+        assert!(
+            cylinder
+                .closest_point_local(&Point3::new(nan, 0.0, 0.0), true)
+                .is_none()
+        );
+        assert!(
+            cylinder
+                .closest_point_local(&Point3::new(0.0, inf, 0.0), false)
+                .is_none()
+        );
+
+        let p = Point3::new(1.0f32, 2.0, 3.0);
+        assert_eq!(
+            Cylinder::try_from_points(p, p, 1.0).unwrap_err().to_string(),
+            "cylinder: p1 = [1.0, 2.0, 3.0] is invalid (must differ from p0 (zero-length axis))"
+        );
+        assert_eq!(
+            Cylinder::try_from_points(p, Point3::new(1.0, 2.0, 4.0), -1.0)
+                .unwrap_err()
+                .to_string(),
+            "cylinder: radius = -1.0 is invalid (must be finite and >= 0)"
+        );
+        assert_eq!(
+            Cylinder::try_from_points(Point3::new(nan, 0.0, 0.0), p.cast::<f64>(), 1.0)
+                .unwrap_err()
+                .to_string(),
+            "cylinder: p0 = [NaN, 0.0, 0.0] is invalid (must be finite)"
+        );
+        // An axis whose squared length underflows is zero-length too; one
+        // that overflows is refused.
+        assert!(Cylinder::try_from_points(p, p + Vector3::new(1e-30, 0.0, 0.0), 1.0).is_err());
+        let far = Point3::new(3e38f32, 0.0, 0.0);
+        assert!(Cylinder::try_from_points(-far, far, 1.0).is_err());
+        assert!(Cylinder::try_from_points(p, p + Vector3::x(), f32::INFINITY).is_err());
+    }
+
+    #[test]
+    fn lanes_equal_scalar() {
+        let p0 = Point3::new(0.5, -1.0, 0.25);
+        let p1 = Point3::new(-0.75, 1.5, 1.0);
+        assert_lanes_match_scalar(
+            &Cylinder::from_points(p0, p1, 0.75f32),
+            &Cylinder::from_points(p0.cast::<f64>(), p1.cast::<f64>(), 0.75),
+            3.0,
+        );
+        // Axis-aligned (parallel rays in the random set) and zero radius.
+        let p1 = Point3::new(0.5, -1.0, 2.0);
+        assert_lanes_match_scalar(
+            &Cylinder::from_points(p0, p1, 1.0f32),
+            &Cylinder::from_points(p0.cast::<f64>(), p1.cast::<f64>(), 1.0),
+            3.0,
+        );
+        assert_lanes_match_scalar(
+            &Cylinder::from_points(p0, p1, 0.0f32),
+            &Cylinder::from_points(p0.cast::<f64>(), p1.cast::<f64>(), 0.0),
+            3.0,
+        );
+    }
+
+    /// The f32 and f64 answers on the same f32-exact inputs.
+    fn f32_and_f64(
+        p0: Point3<f32>,
+        p1: Point3<f32>,
+        radius: f32,
+        ray: Ray<f32>,
+        solid: bool,
+    ) -> (Option<RayHit<f32>>, Option<RayHit<f64>>) {
+        let h32 = Cylinder::from_points(p0, p1, radius).ray_cast_local(&ray, f32::INFINITY, solid);
+        let ray64 = Ray::new(ray.origin.cast::<f64>(), ray.dir.cast::<f64>());
+        let h64 = Cylinder::from_points(p0.cast(), p1.cast(), radius as f64).ray_cast_local(
+            &ray64,
+            f64::INFINITY,
+            solid,
+        );
+        (h32, h64)
+    }
+
+    /// Like [`f32_and_f64`], insisting both agree on hit or miss; the ulp
+    /// error of `t` when they hit.
+    fn ulps(p0: Point3<f32>, p1: Point3<f32>, radius: f32, ray: Ray<f32>, solid: bool) -> Option<f64> {
+        match f32_and_f64(p0, p1, radius, ray, solid) {
+            (Some(h32), Some(h64)) => Some(ulp_distance_f32(h32.t, h64.t)),
+            (None, None) => None,
+            (h32, h64) => panic!("hit/miss differs for {ray:?}: {h32:?} vs {h64:?}"),
+        }
+    }
+
+    /// `|value − reference|` in f32 ulps at `max(|reference|, floor)`.
+    fn ulps_at_scale(value: f32, reference: f64, floor: f64) -> f64 {
+        let magnitude = reference.abs().max(floor) as f32;
+        let ulp = (f32::from_bits(magnitude.to_bits() + 1) - magnitude) as f64;
+        (value as f64 - reference).abs() / ulp
+    }
+
+    /// The 99th percentile and the maximum of a list of ulp errors.
+    fn p99_and_max(mut errors: Vec<f64>) -> (f64, f64) {
+        assert!(!errors.is_empty());
+        errors.sort_by(f64::total_cmp);
+        let p99 = errors[(errors.len() - 1) * 99 / 100];
+        (p99, errors[errors.len() - 1])
+    }
+
+    /// The precision cases for a cylinder placed at `offset`: the ulp errors
+    /// of `t` per case.
+    fn precision_cases(offset: Vector3<f32>) -> Vec<(&'static str, Vec<f64>)> {
+        // Axis along y from (0.25, -1, 0.5) to (0.25, 1, 0.5), radius 0.75.
+        let p0 = Point3::new(0.25, -1.0, 0.5) + offset;
+        let p1 = Point3::new(0.25, 1.0, 0.5) + offset;
+        let radius = 0.75f32;
+        let middle = nalgebra::center(&p0, &p1);
+        let mut rng = TestRng::new(5);
+        let mut cases = Vec::new();
+
+        // Parallel to the axis inside the radius: cap p0 at t = gap / speed.
+        let mut errors = Vec::new();
+        for k in 0..200 {
+            let rho = 0.74 * k as f32 / 200.0;
+            let origin = Point3::new(0.25 + 0.6 * rho, -7.0, 0.5 - 0.8 * rho) + offset;
+            let speed = 0.5 + rng.uniform(0.0, 2.0) as f32;
+            let ray = Ray::new(origin, Vector3::new(0.0, speed, 0.0));
+            let (_, h64) = f32_and_f64(p0, p1, radius, ray, true);
+            let exact = (p0.y as f64 - origin.y as f64) / speed as f64;
+            assert_eq!(h64.unwrap().t, exact);
+            errors.push(ulps(p0, p1, radius, ray, true).expect("parallel inside hits"));
+        }
+        cases.push(("parallel, inside radius", errors));
+        // Parallel outside the radius: a miss (skipping offsets that round
+        // onto the rim on the 1/16 grid at 1e6).
+        for k in 0..50 {
+            let ray = Ray::new(
+                Point3::new(0.25, -7.0, 0.5 + 0.7501 + k as f32 * 0.01) + offset,
+                Vector3::y(),
+            );
+            if ray.origin.z as f64 - p0.z as f64 > 0.75 {
+                assert_eq!(ulps(p0, p1, radius, ray, true), None);
+            }
+        }
+
+        // Origin exactly on the surface (side, caps), heading in: solid
+        // t = 0, hollow the exit.
+        let mut errors = Vec::new();
+        for origin in [
+            Point3::new(1.0, 0.0, 0.5),
+            Point3::new(0.25, 0.5, -0.25),
+            Point3::new(0.25, 1.0, 0.75),
+            Point3::new(0.5, -1.0, 0.5),
+        ] {
+            let origin = origin + offset;
+            for _ in 0..50 {
+                let dir = middle - origin + rng.vector(0.4).cast::<f32>();
+                let ray = Ray::new(origin, dir);
+                let (h32, _) = f32_and_f64(p0, p1, radius, ray, true);
+                assert_eq!(h32.unwrap().t, 0.0);
+                errors.push(ulps(p0, p1, radius, ray, false).expect("hollow exits"));
+            }
+        }
+        cases.push(("origin on the surface (hollow exit)", errors));
+
+        // Origin inside: solid t = 0 facing back; hollow exit, measured at
+        // the inputs' scale max(t, |origin − middle| / |dir|) as the property
+        // suite does (a short exit from near the surface inherits an ulp of
+        // the radius from |ca × oc|² − r²|ca|²).
+        let mut errors = Vec::new();
+        for _ in 0..2000 {
+            let origin = p0 + (p1 - p0) * rng.uniform(0.0, 1.0) as f32 + rng.vector(0.5).cast::<f32>();
+            let dir = rng.vector(1.0).cast::<f32>();
+            let ray = Ray::new(origin, dir);
+            let cylinder = Cylinder::from_points(p0.cast::<f64>(), p1.cast::<f64>(), radius as f64);
+            if cylinder.distance_local(&origin.cast()).unwrap() >= 0.0 {
+                continue;
+            }
+            let (h32, _) = f32_and_f64(p0, p1, radius, ray, true);
+            let h32 = h32.unwrap();
+            assert_eq!(h32.t, 0.0);
+            assert!((h32.normal + dir.normalize()).norm() < 1e-6);
+            if let (Some(h32), Some(h64)) = f32_and_f64(p0, p1, radius, ray, false) {
+                let floor = (origin - middle).norm() as f64 / dir.norm() as f64;
+                errors.push(ulps_at_scale(h32.t, h64.t, floor));
+            } else {
+                panic!("hollow exit missing for {ray:?}");
+            }
+        }
+        cases.push(("origin inside (hollow exit, at input scale)", errors));
+
+        // Grazing the rim: rays aimed at points on the rims from random
+        // directions. f32 and f64 may disagree on hit or miss only when the
+        // hit is within a few ulp of the rim. Many of these rays graze the
+        // side, where t is ill-conditioned: rounding the origin relative to
+        // the cylinder (an ulp of the inputs, unavoidable in f32) moves the
+        // hit by that over |cos|. So each ray must be within max(4, 2/|cos|)
+        // ulp at the inputs' scale (the property suite's rule), and the raw
+        // distribution is reported.
+        let mut errors = Vec::new();
+        for i in 0..2000 {
+            let phi = rng.uniform(0.0, std::f64::consts::TAU);
+            let end = if i % 2 == 0 { p0 } else { p1 };
+            let rim = end.cast::<f64>() + Vector3::new(phi.cos(), 0.0, phi.sin()) * radius as f64;
+            let rim = rim.map(|c| c as f32);
+            let origin = rim + rng.vector(3.0).cast::<f32>();
+            let ray = Ray::new(origin, rim - origin);
+            match f32_and_f64(p0, p1, radius, ray, true) {
+                (Some(h32), Some(h64)) if h64.t > 0.0 => {
+                    let cos = h64.normal.dot(&ray.dir.cast::<f64>().normalize()).abs();
+                    let floor = (origin - rim).norm() as f64 / ray.dir.norm() as f64;
+                    let at_scale = ulps_at_scale(h32.t, h64.t, floor);
+                    assert!(
+                        at_scale <= 4f64.max(2.0 / cos),
+                        "{ray:?}: {at_scale} ulp, cos {cos}"
+                    );
+                    errors.push(ulp_distance_f32(h32.t, h64.t));
+                }
+                (Some(_), Some(_)) | (None, None) => {}
+                (h32, h64) => {
+                    let t = h32.map(|h| h.t as f64).or(h64.map(|h| h.t)).unwrap();
+                    let point = ray.origin.cast::<f64>() + ray.dir.cast::<f64>() * t;
+                    assert!(
+                        (point - rim.cast::<f64>()).norm() < 1e-5,
+                        "{ray:?}: {h32:?} vs {h64:?}"
+                    );
+                }
+            }
+        }
+        cases.push(("grazing the rim (raw, see above)", errors));
+
+        // General rays from outside, near and far.
+        let mut errors = Vec::new();
+        for i in 0..2000 {
+            let origin = middle + rng.vector(if i % 2 == 0 { 5.0 } else { 500.0 }).cast::<f32>();
+            let target = middle + rng.vector(1.2).cast::<f32>();
+            let ray = Ray::new(origin, target - origin);
+            for solid in [true, false] {
+                if let (Some(h32), Some(h64)) = f32_and_f64(p0, p1, radius, ray, solid) {
+                    // As for the rim: each ray within max(4, 2/|cos|) ulp at
+                    // the inputs' scale (grazing side hits are ill-conditioned).
+                    let cos = h64.normal.dot(&ray.dir.cast::<f64>().normalize()).abs();
+                    let floor = (origin - middle).norm() as f64 / ray.dir.norm() as f64;
+                    let at_scale = ulps_at_scale(h32.t, h64.t, floor);
+                    assert!(
+                        at_scale <= 4f64.max(2.0 / cos),
+                        "{ray:?}: {at_scale} ulp, cos {cos}"
+                    );
+                    errors.push(ulp_distance_f32(h32.t, h64.t));
+                }
+            }
+        }
+        cases.push(("rays from outside (raw, checked ray by ray)", errors));
+        cases
+    }
+
+    #[test]
+    fn f32_matches_f64_within_4_ulp() {
+        for (label, offset) in [
+            ("", Vector3::zeros()),
+            (" at 1e6", Vector3::new(1.0e6, -1.0e6, 1.0e6)),
+        ] {
+            for (name, errors) in precision_cases(offset) {
+                let (p99, max) = p99_and_max(errors);
+                println!("{name}{label}: p99 {p99:.2} ulp, max {max:.2} ulp");
+                if name.starts_with("grazing") {
+                    continue; // checked ray by ray, conditioned on |cos|
+                }
+                assert!(p99 <= 4.0, "{name}{label}: p99 {p99}");
+                if !name.contains("ray by ray") {
+                    assert!(max <= 4.0, "{name}{label}: max {max}");
+                }
+            }
+        }
+    }
+
+    /// f32 closest points against f64 on the same inputs: within 4 ulp of
+    /// the largest coordinate involved, near the origin and at 1e6.
+    #[test]
+    fn f32_closest_points_within_4_ulp_of_the_largest_coordinate() {
+        let mut rng = TestRng::new(23);
+        for offset in [Vector3::zeros(), Vector3::new(1.0e6f32, -1.0e6, 1.0e6)] {
+            let p0 = Point3::new(0.25f32, -1.0, 0.5) + offset;
+            let p1 = Point3::new(1.25f32, 0.75, -0.5) + offset;
+            let shape32 = Cylinder::from_points(p0, p1, 0.75f32);
+            let shape64 = Cylinder::from_points(p0.cast::<f64>(), p1.cast::<f64>(), 0.75);
+            let mut worst: f64 = 0.0;
+            for i in 0..4000 {
+                let spread = if i % 2 == 0 { 2.0 } else { 50.0 };
+                let query = nalgebra::center(&p0, &p1) + rng.vector(spread).cast::<f32>();
+                for solid in [true, false] {
+                    let p32 = shape32.closest_point_local(&query, solid).unwrap();
+                    let p64 = shape64.closest_point_local(&query.cast(), solid).unwrap();
+                    let largest = [query, p0, p1]
+                        .iter()
+                        .flat_map(|p| p.iter().map(|c| c.abs()))
+                        .fold(0.0f32, f32::max);
+                    let ulp = (f32::from_bits(largest.to_bits() + 1) - largest) as f64;
+                    let error = (p32.point.cast::<f64>() - p64.point).amax() / ulp;
+                    worst = worst.max(error);
+                }
+            }
+            println!(
+                "cylinder closest point, offset {:e}: worst {worst:.2} ulp",
+                offset.x
+            );
+            assert!(worst <= 4.0, "{worst} ulp");
+        }
+    }
+}
