@@ -452,8 +452,10 @@ pub fn run_render(options: &RenderOptions) -> std::io::Result<()> {
     std::fs::create_dir_all(&options.out)?;
     for view in &VIEWS {
         let render = render_view(view, options.width, options.height);
-        for (name, reason) in &render.skipped {
-            println!("{}: skipped {name}: {reason}", view.name);
+        if view.name == VIEWS[0].name {
+            for (name, reason) in &render.skipped {
+                println!("skipped {name}: {reason}");
+            }
         }
         let shaded = if options.precision == "f32" {
             shade_normals(&render.nearest_f32, render.width, render.height)
