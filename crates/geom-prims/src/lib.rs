@@ -8,9 +8,11 @@
 #![deny(missing_docs)]
 
 pub mod basis;
+pub mod capsule;
 pub mod sphere;
 
 pub use basis::{orthonormal_basis, orthonormal_basis_smaller_component};
+pub use capsule::Capsule;
 pub use sphere::Sphere;
 
 #[cfg(test)]

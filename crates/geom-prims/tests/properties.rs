@@ -5,3 +5,8 @@
 mod support;
 
 shape_property_suite!(sphere, support::sphere::strategy(), f32_ulps = 4.0);
+// Capsule: 6 ulp, the best bound met. Over 10⁶ rays from this strategy the
+// f32 t is within 3.4 ulp at p99 (2.5 for |cos| > 0.5), but ~1 in 10⁴ side
+// hits reach 4-5.5 ulp: the rounding of origin − a and b − a (about an ulp of
+// the inputs, unavoidable in f32) enters |ba × oa|² twice.
+shape_property_suite!(capsule, support::capsule::strategy(), f32_ulps = 6.0);

@@ -6,6 +6,7 @@
 //! [`Spec`] and one `shape_property_suite!` line in `properties.rs`.
 #![allow(dead_code)]
 
+pub mod capsule;
 pub mod sphere;
 
 use std::fmt::Debug;
@@ -302,7 +303,20 @@ pub fn check_f32_against_f64(
         (Some(a), Some(b)) => {
             let floor = (ray.origin - spec.center()).norm() / ray.dir.norm();
             let e = ulps_f32(a.t, b.t, floor);
-            prop_assert!(e <= bound, "t32 {} vs t64 {}: {} ulp", a.t, b.t, e);
+            // A grazing hit is ill-conditioned: the f32 origin relative to the
+            // shape is rounded (about an ulp of `floor`, unavoidable in f32),
+            // and that shift moves the hit by itself over |cos|. Allow that
+            // much where it exceeds `bound` (|cos| < 2 / bound).
+            let cos = b.normal.dot(&ray.dir.normalize()).abs();
+            let allowed = bound.max(2.0 / cos);
+            prop_assert!(
+                e <= allowed,
+                "t32 {} vs t64 {}: {} ulp (cos {})",
+                a.t,
+                b.t,
+                e,
+                cos
+            );
             if b.t > 0.0 && !spec.near_edge(&ray.point_at(b.t), 1e-4 * spec.size()) {
                 let normal_error = (a.normal.cast::<f64>() - b.normal).norm();
                 prop_assert!(normal_error < 1e-3, "normal differs by {}", normal_error);
