@@ -96,12 +96,6 @@ fn build_sphere<N: Precision>(fields: &Fields) -> Result<PlacedShape<N>, String>
     Ok(centred(sphere, center, UnitQuaternion::identity()))
 }
 
-#[cfg(not(any()))]
-fn build_capsule<N: Precision>(_fields: &Fields) -> Result<PlacedShape<N>, String> {
-    not_available("capsule")
-}
-
-#[cfg(any())]
 fn build_capsule<N: Precision>(fields: &Fields) -> Result<PlacedShape<N>, String> {
     fields.reject_unknown(&["type", "a", "b", "radius"], "a capsule")?;
     let (a, b) = (fields.point::<N>("a")?, fields.point::<N>("b")?);
