@@ -7,6 +7,9 @@
 //!   in error answers still counts every physical line, from 1.
 //! - Unknown fields are errors, so a misspelt optional field (`"Solid"`)
 //!   is not silently replaced by its default.
+//! - Numbers are read as the nearest `f64`; `f32` lines then round that to
+//!   `f32` (the same as reading the decimal directly, except for decimals
+//!   longer than an `f32` needs that sit almost exactly between two `f32`s).
 //! - A query whose answer is not finite in its precision (inputs near the
 //!   overflow limit of `f32`) answers an error rather than printing NaN.
 
