@@ -9,10 +9,12 @@
 
 pub mod basis;
 pub mod capsule;
+pub mod cone;
 pub mod sphere;
 
 pub use basis::{orthonormal_basis, orthonormal_basis_smaller_component};
 pub use capsule::Capsule;
+pub use cone::Cone;
 pub use sphere::Sphere;
 
 #[cfg(test)]

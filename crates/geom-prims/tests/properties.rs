@@ -10,3 +10,9 @@ shape_property_suite!(sphere, support::sphere::strategy(), f32_ulps = 4.0);
 // hits reach 4-5.5 ulp: the rounding of origin − a and b − a (about an ulp of
 // the inputs, unavoidable in f32) enters |ba × oa|² twice.
 shape_property_suite!(capsule, support::capsule::strategy(), f32_ulps = 6.0);
+// Cone: 24 ulp, not 4. Measured over 20 000 random suite rays (f32 vs f64):
+// p99 4.7 ulp, p99.9 12 ulp, max 16–18 ulp. The tail is rays nearly parallel
+// to a generator (the lateral quadric's leading coefficient |d × û|² − k²(d·û)²
+// cancels, and its f32 rounding moves the root) and grazing hits; the
+// per-case check takes the maximum, where DESIGN.md's target is the p99.
+shape_property_suite!(cone, support::cone::strategy(), f32_ulps = 24.0);

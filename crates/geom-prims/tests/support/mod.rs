@@ -7,6 +7,7 @@
 #![allow(dead_code)]
 
 pub mod capsule;
+pub mod cone;
 pub mod sphere;
 
 use std::fmt::Debug;
