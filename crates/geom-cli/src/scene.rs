@@ -118,12 +118,6 @@ fn build_cylinder<N: Precision>(fields: &Fields) -> Result<PlacedShape<N>, Strin
     Ok(at_identity(cylinder))
 }
 
-#[cfg(not(any()))]
-fn build_cone<N: Precision>(_fields: &Fields) -> Result<PlacedShape<N>, String> {
-    not_available("cone")
-}
-
-#[cfg(any())]
 fn build_cone<N: Precision>(fields: &Fields) -> Result<PlacedShape<N>, String> {
     fields.reject_unknown(&["type", "apex", "base", "radius"], "a cone")?;
     let (apex, base) = (fields.point::<N>("apex")?, fields.point::<N>("base")?);

@@ -307,6 +307,23 @@ fn hand_computed_rays() -> Vec<(Value, [f64; 3], [f64; 3], f64, [f64; 3])> {
             2.5,
             [0.0, 1.0, 0.0],
         ),
+        // Cone with apex at y = 3 over the unit disk at y = 0: the base
+        // from below; the side at half height, where the radius is 0.5 and
+        // the outward normal leans up by the slope (3, 1) / √10.
+        (
+            json!({"type": "cone", "apex": [0, 3, 0], "base": [0, 0, 0], "radius": 1}),
+            [0.25, -5.0, 0.0],
+            [0.0, 1.0, 0.0],
+            5.0,
+            [0.0, -1.0, 0.0],
+        ),
+        (
+            json!({"type": "cone", "apex": [0, 3, 0], "base": [0, 0, 0], "radius": 1}),
+            [5.0, 1.5, 0.0],
+            [-1.0, 0.0, 0.0],
+            4.5,
+            [3.0 / 10f64.sqrt(), 1.0 / 10f64.sqrt(), 0.0],
+        ),
     ]
 }
 
