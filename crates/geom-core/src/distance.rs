@@ -1,6 +1,6 @@
 //! Distance primitives shared by every shape.
 
-use nalgebra::Point3;
+use nalgebra::{Point3, SimdValue, Vector3};
 
 use crate::scalar::Lane;
 
@@ -20,10 +20,243 @@ pub fn closest_point_on_segment<T: Lane>(point: &Point3<T>, a: &Point3<T>, b: &P
     (a + ab * s, s)
 }
 
+/// The point of triangle `a b c` closest to `point`, and its barycentric
+/// weights `(u, v, w)` (the point is `u a + v b + w c`, `u + v + w = 1`).
+///
+/// Voronoi regions after Ericson, *Real-Time Collision Detection* §5.1.5,
+/// evaluated without branches: the face candidate is the projection onto the
+/// plane, used where the signed sub-areas of all three edges are positive
+/// (the face region); elsewhere the closest point lies on the boundary, and
+/// the nearest of the three edge candidates (each clamped to its segment,
+/// which covers the vertex regions) is selected. Everything is computed
+/// relative to `a`, so a small triangle far from the origin keeps its bits.
+///
+/// A degenerate triangle (collinear or coincident vertices) has no face
+/// region (its normal is zero); the edge candidates then give the closest
+/// point of the segment or point it collapses to, without NaN.
+#[inline]
+pub fn closest_point_on_triangle<T: Lane>(
+    point: &Point3<T>,
+    a: &Point3<T>,
+    b: &Point3<T>,
+    c: &Point3<T>,
+) -> (Point3<T>, Vector3<T>) {
+    let zero = T::zero();
+    let one = T::one();
+    let ab = b - a;
+    let ac = c - a;
+    let ap = point - a;
+    let bp = point - b;
+    let cp = point - c;
+    let normal = ab.cross(&ac);
+    let normal_squared = normal.norm_squared();
+    // Signed sub-areas (times |n|): the barycentric numerators of the
+    // plane projection. Each is formed from one edge and the point relative to
+    // that edge's start, so no large coordinate enters.
+    let area_a = normal.dot(&(c - b).cross(&bp));
+    let area_b = normal.dot(&(a - c).cross(&cp));
+    let area_c = normal.dot(&ab.cross(&ap));
+    let in_face =
+        area_a.simd_ge(zero) & area_b.simd_ge(zero) & area_c.simd_ge(zero) & normal_squared.simd_gt(zero);
+    // Projection onto the plane: remove the normal component of `ap` (the
+    // height is one dot product, accurate however far the plane is).
+    let height = normal.dot(&ap) / normal_squared;
+    let face_point = ap - normal * height;
+    let inverse_area = one / (area_a + area_b + area_c);
+    let face_weights = Vector3::new(
+        area_a * inverse_area,
+        area_b * inverse_area,
+        area_c * inverse_area,
+    );
+
+    // Edge candidates, all relative to `a`.
+    let origin = Point3::origin();
+    let ap_point = Point3::from(ap);
+    let ab_point = Point3::from(ab);
+    let ac_point = Point3::from(ac);
+    let (on_ab, s_ab) = closest_point_on_segment(&ap_point, &origin, &ab_point);
+    let (on_bc, s_bc) = closest_point_on_segment(&ap_point, &ab_point, &ac_point);
+    let (on_ca, s_ca) = closest_point_on_segment(&ap_point, &ac_point, &origin);
+    let d_ab = (ap_point - on_ab).norm_squared();
+    let d_bc = (ap_point - on_bc).norm_squared();
+    let d_ca = (ap_point - on_ca).norm_squared();
+    let weights_ab = Vector3::new(one - s_ab, s_ab, zero);
+    let weights_bc = Vector3::new(zero, one - s_bc, s_bc);
+    let weights_ca = Vector3::new(s_ca, zero, one - s_ca);
+    // Ties keep the earlier edge, so the answer is deterministic.
+    let bc_wins = d_bc.simd_lt(d_ab);
+    let best_distance = d_bc.select(bc_wins, d_ab);
+    let edge_point = on_bc.coords.select(bc_wins, on_ab.coords);
+    let edge_weights = weights_bc.select(bc_wins, weights_ab);
+    let ca_wins = d_ca.simd_lt(best_distance);
+    let edge_point = on_ca.coords.select(ca_wins, edge_point);
+    let edge_weights = weights_ca.select(ca_wins, edge_weights);
+
+    let relative = face_point.select(in_face, edge_point);
+    let weights = face_weights.select(in_face, edge_weights);
+    (a + relative, weights)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use nalgebra::Vector3;
+
+    use nalgebra::SimdValue;
+    use simba::simd::WideF32x8;
+
+    /// Unsigned distance to a triangle by dense barycentric sampling (f64).
+    fn sampled_triangle_distance(p: &Point3<f64>, a: &Point3<f64>, b: &Point3<f64>, c: &Point3<f64>) -> f64 {
+        let n = 600;
+        let mut best = f64::INFINITY;
+        for i in 0..=n {
+            for j in 0..=(n - i) {
+                let (v, w) = (i as f64 / n as f64, j as f64 / n as f64);
+                let q = a + (b - a) * v + (c - a) * w;
+                best = best.min((p - q).norm());
+            }
+        }
+        best
+    }
+
+    fn check_triangle_against_sampling(
+        a: Point3<f64>,
+        b: Point3<f64>,
+        c: Point3<f64>,
+        queries: &[Point3<f64>],
+    ) {
+        let size = (b - a).norm().max((c - a).norm()).max((c - b).norm());
+        for p in queries {
+            let (q, weights) = closest_point_on_triangle(p, &a, &b, &c);
+            assert!(q.iter().all(|x| x.is_finite()), "{q:?}");
+            assert!(
+                weights.iter().all(|&x| (-1e-12..=1.0 + 1e-12).contains(&x)),
+                "{weights:?}"
+            );
+            assert!((weights.sum() - 1.0).abs() < 1e-12);
+            let from_weights = a.coords * weights.x + b.coords * weights.y + c.coords * weights.z;
+            assert!(
+                (q.coords - from_weights).norm() < 1e-12 * (1.0 + size),
+                "{q:?} vs {from_weights:?}"
+            );
+            let best = sampled_triangle_distance(p, &a, &b, &c);
+            let d = (p - q).norm();
+            // The grid spacing is size / 600: sampling may be that much worse.
+            assert!(d <= best + 1e-12, "{p:?}: {d} vs sampled {best}");
+            assert!(d >= best - 2.0 * size / 600.0, "{p:?}: {d} vs sampled {best}");
+        }
+    }
+
+    fn queries() -> Vec<Point3<f64>> {
+        let mut queries = Vec::new();
+        for i in 0..7 {
+            for j in 0..7 {
+                for k in [-1.5, 0.0, 0.25, 2.0] {
+                    queries.push(Point3::new(-3.0 + i as f64, -3.0 + j as f64, k));
+                }
+            }
+        }
+        queries
+    }
+
+    #[test]
+    fn closest_point_on_triangle_against_dense_sampling() {
+        // Every Voronoi region is visited: the 7×7 grid of queries spans
+        // well past each vertex and edge, on both sides of the plane.
+        check_triangle_against_sampling(
+            Point3::new(-1.0, -1.0, 0.2),
+            Point3::new(2.0, -0.5, -0.3),
+            Point3::new(0.0, 1.5, 0.5),
+            &queries(),
+        );
+        // An obtuse, sliver-ish one.
+        check_triangle_against_sampling(
+            Point3::new(-2.0, 0.0, 0.0),
+            Point3::new(2.0, 0.0, 0.0),
+            Point3::new(1.5, 0.3, 0.1),
+            &queries(),
+        );
+    }
+
+    #[test]
+    fn closest_point_on_degenerate_triangles() {
+        // Collinear (c between a and b), and with a repeated vertex: the
+        // closest point of the segment -1..=2 along x.
+        let a = Point3::new(-1.0, 0.0, 0.0);
+        let b = Point3::new(2.0, 0.0, 0.0);
+        let c = Point3::new(0.5, 0.0, 0.0);
+        check_triangle_against_sampling(a, b, c, &queries());
+        check_triangle_against_sampling(a, b, b, &queries());
+        check_triangle_against_sampling(a, a, b, &queries());
+        // Hand-checked: (5, 3, 4) projects to the end b = (2, 0, 0); (0, 3, 4)
+        // to (0, 0, 0), a third of the way from a to b: weights (2/3, 1/3, 0)
+        // when c = b.
+        let (q, _) = closest_point_on_triangle(&Point3::new(5.0, 3.0, 4.0), &a, &b, &c);
+        assert_eq!(q, b);
+        let (q, w) = closest_point_on_triangle(&Point3::new(0.0, 3.0, 4.0), &a, &b, &b);
+        assert_eq!(q, Point3::new(0.0, 0.0, 0.0));
+        assert!((w - Vector3::new(2.0 / 3.0, 1.0 / 3.0, 0.0)).norm() < 1e-15);
+        // All three vertices coincide: the point itself.
+        let (q, w) = closest_point_on_triangle(&Point3::new(5.0, 3.0, 4.0), &a, &a, &a);
+        assert_eq!((q, w), (a, Vector3::new(1.0, 0.0, 0.0)));
+    }
+
+    #[test]
+    fn closest_point_on_triangle_hand_checked() {
+        // Right triangle in z = 0: (0,0,0), (4,0,0), (0,4,0).
+        let (a, b, c) = (
+            Point3::new(0.0, 0.0, 0.0),
+            Point3::new(4.0, 0.0, 0.0),
+            Point3::new(0.0, 4.0, 0.0),
+        );
+        // Above the interior: drop z. Weights (1 - 1/4 - 2/4, 1/4, 2/4).
+        let (q, w) = closest_point_on_triangle(&Point3::new(1.0, 2.0, 7.0), &a, &b, &c);
+        assert_eq!(q, Point3::new(1.0, 2.0, 0.0));
+        assert!((w - Vector3::new(0.25, 0.25, 0.5)).norm() < 1e-15);
+        // Beyond the hypotenuse x + y = 4: (3, 3, -1) → (2, 2, 0).
+        let (q, _) = closest_point_on_triangle(&Point3::new(3.0, 3.0, -1.0), &a, &b, &c);
+        assert_eq!(q, Point3::new(2.0, 2.0, 0.0));
+        // Past vertex b along x: b itself.
+        let (q, w) = closest_point_on_triangle(&Point3::new(6.0, -1.0, 2.0), &a, &b, &c);
+        assert_eq!((q, w), (b, Vector3::new(0.0, 1.0, 0.0)));
+        // NaN in, NaN out (no panic); callers reject non-finite answers.
+        let (q, _) = closest_point_on_triangle(&Point3::new(f64::NAN, 0.0, 0.0), &a, &b, &c);
+        assert!(q.x.is_nan());
+    }
+
+    #[test]
+    fn closest_point_on_triangle_lanes_equal_scalar() {
+        let a = Point3::new(1.0e4f32, -2.0, 0.5);
+        let b = Point3::new(1.0e4 + 3.0, 1.0, -0.25);
+        let c = Point3::new(1.0e4 - 1.0, 2.5, 1.0);
+        let degenerate_c = Point3::new(1.0e4 + 1.5, -0.5, 0.125);
+        let mut state = 12345u32;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            (state as f32 / u32::MAX as f32 - 0.5) * 10.0
+        };
+        for corner in [c, degenerate_c, b] {
+            for _ in 0..500 {
+                let queries: [Point3<f32>; 8] =
+                    std::array::from_fn(|_| Point3::new(1.0e4 + next(), next(), next()));
+                let lane = |k: usize| WideF32x8::from(std::array::from_fn::<f32, 8, _>(|i| queries[i][k]));
+                let splat = |p: Point3<f32>| p.map(WideF32x8::splat);
+                let (q, w) = closest_point_on_triangle(
+                    &Point3::new(lane(0), lane(1), lane(2)),
+                    &splat(a),
+                    &splat(b),
+                    &splat(corner),
+                );
+                for (i, query) in queries.iter().enumerate() {
+                    let (sq, sw) = closest_point_on_triangle(query, &a, &b, &corner);
+                    assert_eq!(q.map(|x| x.extract(i)), sq);
+                    assert_eq!(w.map(|x| x.extract(i)), sw);
+                }
+            }
+        }
+    }
 
     #[test]
     fn closest_point_on_segment_against_dense_sampling() {

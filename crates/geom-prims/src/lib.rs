@@ -10,11 +10,15 @@
 pub mod basis;
 pub mod capsule;
 pub mod cone;
+pub mod cuboid;
+pub mod half_space;
 pub mod sphere;
 
 pub use basis::{orthonormal_basis, orthonormal_basis_smaller_component};
 pub use capsule::Capsule;
 pub use cone::Cone;
+pub use cuboid::Cuboid;
+pub use half_space::HalfSpace;
 pub use sphere::Sphere;
 
 #[cfg(test)]

@@ -16,3 +16,5 @@ shape_property_suite!(capsule, support::capsule::strategy(), f32_ulps = 6.0);
 // cancels, and its f32 rounding moves the root) and grazing hits; the
 // per-case check takes the maximum, where DESIGN.md's target is the p99.
 shape_property_suite!(cone, support::cone::strategy(), f32_ulps = 24.0);
+shape_property_suite!(cuboid, support::cuboid::strategy(), f32_ulps = 4.0);
+shape_property_suite!(half_space, support::half_space::strategy(), f32_ulps = 4.0);
