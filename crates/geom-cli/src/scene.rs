@@ -140,14 +140,6 @@ fn build_ellipsoid<N: Precision>(fields: &Fields) -> Result<PlacedShape<N>, Stri
     Ok(centred(ellipsoid, center, rotation))
 }
 
-#[cfg(not(any()))]
-fn build_box<N: Precision>(fields: &Fields) -> Result<PlacedShape<N>, String> {
-    // Checked already so the quaternion rules are exercised before cuboids land.
-    rotation::<N>(fields)?;
-    not_available("box")
-}
-
-#[cfg(any())]
 fn build_box<N: Precision>(fields: &Fields) -> Result<PlacedShape<N>, String> {
     fields.reject_unknown(&["type", "center", "half_extents", "rotation"], "a box")?;
     let center = fields.point::<N>("center")?;
@@ -156,17 +148,19 @@ fn build_box<N: Precision>(fields: &Fields) -> Result<PlacedShape<N>, String> {
     Ok(centred(cuboid, center, rotation))
 }
 
-#[cfg(not(any()))]
-fn build_halfspace<N: Precision>(_fields: &Fields) -> Result<PlacedShape<N>, String> {
-    not_available("halfspace")
-}
-
-#[cfg(any())]
 fn build_halfspace<N: Precision>(fields: &Fields) -> Result<PlacedShape<N>, String> {
     fields.reject_unknown(&["type", "normal", "offset"], "a halfspace")?;
     let normal = fields.vector::<N>("normal")?;
-    let halfspace =
-        geom::HalfSpace::try_new(normal, fields.number::<N>("offset")?).map_err(|e| e.to_string())?;
+    let offset = fields.number::<N>("offset")?;
+    // The line means `normal · x <= offset` for the normal as given;
+    // geom's half-space takes the offset along the unit normal.
+    let largest = normal.amax();
+    let unit_offset = if largest > N::zero() {
+        offset / ((normal / largest).norm() * largest)
+    } else {
+        offset // a zero normal: the constructor names it
+    };
+    let halfspace = geom::HalfSpace::try_new(normal, unit_offset).map_err(|e| e.to_string())?;
     Ok(at_identity(halfspace))
 }
 

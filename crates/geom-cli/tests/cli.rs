@@ -324,6 +324,30 @@ fn hand_computed_rays() -> Vec<(Value, [f64; 3], [f64; 3], f64, [f64; 3])> {
             4.5,
             [3.0 / 10f64.sqrt(), 1.0 / 10f64.sqrt(), 0.0],
         ),
+        // A 1×2×3 box turned 90° about z at x = 10: its local y faces now
+        // face along world x, so the ray along x meets x = 10 − 2.
+        (
+            json!({"type": "box", "center": [10, 0, 0], "half_extents": [1, 2, 3], "rotation": [0, 0, 1, 1]}),
+            [0.0, 0.5, 0.25],
+            [1.0, 0.0, 0.0],
+            8.0,
+            [-1.0, 0.0, 0.0],
+        ),
+        // `normal · x <= offset` with the normal as given: 2y <= 2 is y <= 1.
+        (
+            json!({"type": "halfspace", "normal": [0, 2, 0], "offset": 2}),
+            [1.0, 5.0, 1.0],
+            [0.0, -2.0, 0.0],
+            2.0,
+            [0.0, 1.0, 0.0],
+        ),
+        (
+            json!({"type": "halfspace", "normal": [1, 1, 0], "offset": 0}),
+            [1.0, 1.0, 3.0],
+            [-1.0, -1.0, 0.0],
+            1.0,
+            [0.5f64.sqrt(), 0.5f64.sqrt(), 0.0],
+        ),
     ]
 }
 
