@@ -287,20 +287,38 @@ fn render_writes_pngs() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// One ray per primitive whose answer is worked out by hand: `(shape, origin,
-/// dir, t, normal)`. Shapes not yet in geom answer "not available yet".
-fn hand_computed_rays() -> Vec<(Value, [f64; 3], [f64; 3], f64, [f64; 3])> {
+/// A ray at a shape whose answer is worked out by hand.
+struct HandComputedRay {
+    shape: Value,
+    origin: [f64; 3],
+    dir: [f64; 3],
+    t: f64,
+    normal: [f64; 3],
+}
+
+fn case(shape: Value, origin: [f64; 3], dir: [f64; 3], t: f64, normal: [f64; 3]) -> HandComputedRay {
+    HandComputedRay {
+        shape,
+        origin,
+        dir,
+        t,
+        normal,
+    }
+}
+
+/// One or two rays per primitive that geom has, answers worked out by hand.
+fn hand_computed_rays() -> Vec<HandComputedRay> {
     vec![
         // Upright capsule of radius 1 from y = 0 to 4: the side at x = 1,
         // then the top cap's pole at y = 5 (dir of length 2 halves t).
-        (
+        case(
             json!({"type": "capsule", "a": [0, 0, 0], "b": [0, 4, 0], "radius": 1}),
             [5.0, 2.0, 0.0],
             [-1.0, 0.0, 0.0],
             4.0,
             [1.0, 0.0, 0.0],
         ),
-        (
+        case(
             json!({"type": "capsule", "a": [0, 0, 0], "b": [0, 4, 0], "radius": 1}),
             [0.0, 10.0, 0.0],
             [0.0, -2.0, 0.0],
@@ -310,14 +328,14 @@ fn hand_computed_rays() -> Vec<(Value, [f64; 3], [f64; 3], f64, [f64; 3])> {
         // Cone with apex at y = 3 over the unit disk at y = 0: the base
         // from below; the side at half height, where the radius is 0.5 and
         // the outward normal leans up by the slope (3, 1) / √10.
-        (
+        case(
             json!({"type": "cone", "apex": [0, 3, 0], "base": [0, 0, 0], "radius": 1}),
             [0.25, -5.0, 0.0],
             [0.0, 1.0, 0.0],
             5.0,
             [0.0, -1.0, 0.0],
         ),
-        (
+        case(
             json!({"type": "cone", "apex": [0, 3, 0], "base": [0, 0, 0], "radius": 1}),
             [5.0, 1.5, 0.0],
             [-1.0, 0.0, 0.0],
@@ -326,7 +344,7 @@ fn hand_computed_rays() -> Vec<(Value, [f64; 3], [f64; 3], f64, [f64; 3])> {
         ),
         // A 1×2×3 box turned 90° about z at x = 10: its local y faces now
         // face along world x, so the ray along x meets x = 10 − 2.
-        (
+        case(
             json!({"type": "box", "center": [10, 0, 0], "half_extents": [1, 2, 3], "rotation": [0, 0, 1, 1]}),
             [0.0, 0.5, 0.25],
             [1.0, 0.0, 0.0],
@@ -334,14 +352,14 @@ fn hand_computed_rays() -> Vec<(Value, [f64; 3], [f64; 3], f64, [f64; 3])> {
             [-1.0, 0.0, 0.0],
         ),
         // `normal · x <= offset` with the normal as given: 2y <= 2 is y <= 1.
-        (
+        case(
             json!({"type": "halfspace", "normal": [0, 2, 0], "offset": 2}),
             [1.0, 5.0, 1.0],
             [0.0, -2.0, 0.0],
             2.0,
             [0.0, 1.0, 0.0],
         ),
-        (
+        case(
             json!({"type": "halfspace", "normal": [1, 1, 0], "offset": 0}),
             [1.0, 1.0, 3.0],
             [-1.0, -1.0, 0.0],
@@ -357,15 +375,32 @@ fn each_primitive_answers_a_hand_computed_ray() {
     let lines: Vec<String> = cases
         .iter()
         .enumerate()
-        .map(|(id, (shape, origin, dir, _, _))| {
-            json!({"id": id, "op": "ray_cast", "shape": shape, "ray": {"origin": origin, "dir": dir}})
-                .to_string()
-        })
+        .map(
+            |(
+                id,
+                HandComputedRay {
+                    shape, origin, dir, ..
+                },
+            )| {
+                json!({"id": id, "op": "ray_cast", "shape": shape, "ray": {"origin": origin, "dir": dir}})
+                    .to_string()
+            },
+        )
         .collect();
     let output = geom(&["query"], &lines.join("\n"));
     let answers = answers(&output);
     assert_eq!(answers.len(), cases.len());
-    for ((shape, origin, dir, t, normal), answer) in cases.iter().zip(&answers) {
+    for (
+        HandComputedRay {
+            shape,
+            origin,
+            dir,
+            t,
+            normal,
+        },
+        answer,
+    ) in cases.iter().zip(&answers)
+    {
         assert_eq!(answer["hit"], true, "{shape}: {answer}");
         assert!(
             close(answer["t"].as_f64().unwrap(), *t, 4.0 * f64::EPSILON),
