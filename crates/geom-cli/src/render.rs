@@ -1,0 +1,563 @@
+//! `geom render`: the default scene ray-cast in `f32` and `f64`, shaded by
+//! normal, plus a heatmap of how far the `f32` hit times stray from `f64`.
+//!
+//! The scene is described in the same JSON as `geom query` shapes and built
+//! by [`scene::build_shape`](crate::scene::build_shape) in each precision, so
+//! the render exercises exactly what queries do. Its coordinates are dyadic
+//! (exact in `f32`, also after the 1e4 shift), and every `f32` ray is the
+//! `f64` ray rounded, so the heatmap shows what the queries lose, not what
+//! the inputs lost on the way in.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use geom::prelude::{Point3, Ray, RayHit, Vector3};
+use serde_json::{Value, json};
+
+use crate::args::{Arguments, UsageError};
+use crate::image::{RgbImage, heat_colour, normal_colour, sky_colour};
+use crate::precision::{Precision, f32_ulp_at};
+use crate::scene::{PlacedShape, build_shape};
+
+/// Largest accepted image side, to keep a mistyped size from eating memory.
+const MAX_SIDE: usize = 8192;
+
+/// A camera position and what it looks at, in the scene's unshifted frame.
+const CAMERA_POSITION: [f64; 3] = [0.0, 4.0, 13.0];
+const CAMERA_TARGET: [f64; 3] = [0.0, -0.25, -0.25];
+const CAMERA_FOV_Y_DEGREES: f64 = 42.0;
+
+/// The heatmap maps log10 of the relative error from this decade (darkest,
+/// also used for an error of exactly zero) ...
+pub const HEAT_LOG10_MIN: f64 = -9.0;
+/// ... to this one (brightest).
+pub const HEAT_LOG10_MAX: f64 = -3.0;
+/// Height of the colour bar drawn along the bottom of heatmaps.
+const LEGEND_ROWS: usize = 14;
+/// Pixels that hit in only one precision.
+const DISAGREEMENT_COLOUR: [u8; 3] = [255, 0, 255];
+/// Pixels where both precisions miss.
+const BOTH_MISS_COLOUR: [u8; 3] = [48, 48, 48];
+
+/// A viewpoint: the scene copy shifted by `offset`, seen by the camera
+/// shifted the same way.
+#[derive(Clone, Copy, Debug)]
+pub struct View {
+    /// Used in file names and tables.
+    pub name: &'static str,
+    /// Shift of the scene copy and the camera.
+    pub offset: [f64; 3],
+}
+
+/// The two views: the scene at the origin, and its copy 1e4 away on every axis.
+pub const VIEWS: [View; 2] = [
+    View {
+        name: "near",
+        offset: [0.0, 0.0, 0.0],
+    },
+    View {
+        name: "far",
+        offset: [1e4, 1e4, 1e4],
+    },
+];
+
+/// The default scene shifted by `offset`: one of each primitive that has an
+/// area (a segment has none, so it is left out), as `(name, JSON shape)`.
+/// Every coordinate is a multiple of 1/8, so exact in `f32` below 2^20.
+pub fn default_scene(offset: [f64; 3]) -> Vec<(&'static str, Value)> {
+    let at = |x: f64, y: f64, z: f64| [x + offset[0], y + offset[1], z + offset[2]];
+    vec![
+        (
+            "sphere",
+            json!({"type": "sphere", "center": at(-4.5, 0.0, -2.0), "radius": 1.0}),
+        ),
+        (
+            "capsule",
+            json!({"type": "capsule", "a": at(-2.25, -0.25, -1.5), "b": at(-0.75, 0.875, -2.5), "radius": 0.5}),
+        ),
+        (
+            "cylinder",
+            json!({"type": "cylinder", "a": at(0.75, -0.5, -2.0), "b": at(2.0, 1.0, -2.75), "radius": 0.625}),
+        ),
+        (
+            "cone",
+            json!({"type": "cone", "apex": at(4.75, 1.25, -2.0), "base": at(4.25, -0.75, -1.5), "radius": 1.0}),
+        ),
+        (
+            "ellipsoid",
+            json!({"type": "ellipsoid", "center": at(-3.0, 0.0, 1.5), "radii": [1.25, 0.625, 0.75],
+                   "rotation": [0.25, 0.5, 0.25, 1.0]}),
+        ),
+        (
+            "box",
+            json!({"type": "box", "center": at(0.0, 0.0, 1.5), "half_extents": [0.75, 0.5, 0.625],
+                   "rotation": [0.125, 0.5, 0.0, 1.0]}),
+        ),
+        (
+            "triangle",
+            json!({"type": "triangle", "a": at(2.0, -1.0, 2.5), "b": at(4.25, -0.5, 1.0), "c": at(3.0, 1.5, 1.25)}),
+        ),
+        (
+            "halfspace",
+            json!({"type": "halfspace", "normal": [0.0, 1.0, 0.0], "offset": -1.0 + offset[1]}),
+        ),
+    ]
+}
+
+/// A pinhole camera producing one unit-direction `f64` ray per pixel.
+#[derive(Clone, Copy, Debug)]
+pub struct Camera {
+    position: Point3<f64>,
+    forward: Vector3<f64>,
+    /// Image-plane step per unit of normalised x (half the image width).
+    right: Vector3<f64>,
+    /// Image-plane step per unit of normalised y (half the image height).
+    up: Vector3<f64>,
+}
+
+impl Camera {
+    /// A camera at `position` looking at `target` with world +y up.
+    pub fn looking_at(position: Point3<f64>, target: Point3<f64>, fov_y_degrees: f64, aspect: f64) -> Self {
+        let forward = (target - position).normalize();
+        let right_unit = forward.cross(&Vector3::y()).normalize();
+        let up_unit = right_unit.cross(&forward);
+        let half_height = (fov_y_degrees.to_radians() * 0.5).tan();
+        Camera {
+            position,
+            forward,
+            right: right_unit * (half_height * aspect),
+            up: up_unit * half_height,
+        }
+    }
+
+    /// The camera of `view` for an image of `width` × `height`.
+    pub fn for_view(view: &View, width: usize, height: usize) -> Self {
+        let shift = Vector3::from(view.offset);
+        Camera::looking_at(
+            Point3::from(CAMERA_POSITION) + shift,
+            Point3::from(CAMERA_TARGET) + shift,
+            CAMERA_FOV_Y_DEGREES,
+            width as f64 / height as f64,
+        )
+    }
+
+    /// The ray through the centre of pixel `(x, y)` (row 0 at the top),
+    /// with a unit direction so `t` is a distance.
+    pub fn pixel_ray(&self, x: usize, y: usize, width: usize, height: usize) -> Ray<f64> {
+        let across = (x as f64 + 0.5) / width as f64 * 2.0 - 1.0;
+        let down = (y as f64 + 0.5) / height as f64 * 2.0 - 1.0;
+        let dir = (self.forward + self.right * across - self.up * down).normalize();
+        Ray::new(self.position, dir)
+    }
+}
+
+/// What casting every pixel ray at one shape gave, in both precisions.
+#[derive(Clone, Debug)]
+pub struct ShapeReport {
+    /// The shape's name in the scene.
+    pub name: &'static str,
+    /// Rays cast in each precision.
+    pub rays: usize,
+    /// Rays that hit in `f64`.
+    pub hits_f64: usize,
+    /// Rays that hit in `f32`.
+    pub hits_f32: usize,
+    /// Rays that hit in exactly one precision.
+    pub one_precision_only: usize,
+    /// For rays that hit in both: `|t_f32 − t_f64|` in `f32` ulps of `t_f64`.
+    pub t_error_ulps: Vec<f64>,
+    /// Time spent casting in `f64`.
+    pub time_f64: Duration,
+    /// Time spent casting in `f32`.
+    pub time_f32: Duration,
+}
+
+impl ShapeReport {
+    /// The largest and the median error in ulps (`None` without common hits).
+    pub fn max_and_median_ulps(&self) -> Option<(f64, f64)> {
+        let mut sorted = self.t_error_ulps.clone();
+        sorted.sort_by(f64::total_cmp);
+        let max = *sorted.last()?;
+        Some((max, sorted[sorted.len() / 2]))
+    }
+}
+
+/// The nearest hit of a pixel ray: time and unit normal.
+type NearestHit<N> = Option<(N, Vector3<N>)>;
+
+/// One view rendered in both precisions.
+#[derive(Debug)]
+pub struct ViewRender {
+    /// Image width in pixels.
+    pub width: usize,
+    /// Image height in pixels.
+    pub height: usize,
+    /// Nearest hit per pixel in `f64`, row-major.
+    pub nearest_f64: Vec<NearestHit<f64>>,
+    /// Nearest hit per pixel in `f32`, row-major.
+    pub nearest_f32: Vec<NearestHit<f32>>,
+    /// Per-shape counts, errors and timings.
+    pub shapes: Vec<ShapeReport>,
+    /// Shapes of the scene that could not be built, with the reason.
+    pub skipped: Vec<(&'static str, String)>,
+}
+
+/// Casts every pixel ray of `view` at every shape of its scene copy, in both
+/// precisions, keeping the nearest hit per pixel and per-shape statistics.
+pub fn render_view(view: &View, width: usize, height: usize) -> ViewRender {
+    let camera = Camera::for_view(view, width, height);
+    let rays_f64: Vec<Ray<f64>> = (0..height)
+        .flat_map(|y| (0..width).map(move |x| (x, y)))
+        .map(|(x, y)| camera.pixel_ray(x, y, width, height))
+        .collect();
+    let rays_f32: Vec<Ray<f32>> = rays_f64
+        .iter()
+        .map(|ray| {
+            Ray::new(
+                ray.origin.map(f32::rounded_from_f64),
+                ray.dir.map(f32::rounded_from_f64),
+            )
+        })
+        .collect();
+
+    let mut render = ViewRender {
+        width,
+        height,
+        nearest_f64: vec![None; rays_f64.len()],
+        nearest_f32: vec![None; rays_f32.len()],
+        shapes: Vec::new(),
+        skipped: Vec::new(),
+    };
+    let mut hits_f64 = Vec::with_capacity(rays_f64.len());
+    let mut hits_f32 = Vec::with_capacity(rays_f32.len());
+    for (name, description) in default_scene(view.offset) {
+        let built =
+            build_shape::<f64>(&description).and_then(|wide| Ok((wide, build_shape::<f32>(&description)?)));
+        let (shape_f64, shape_f32) = match built {
+            Ok(pair) => pair,
+            Err(reason) => {
+                render.skipped.push((name, reason));
+                continue;
+            }
+        };
+        let time_f64 = cast_all(&shape_f64, &rays_f64, &mut hits_f64);
+        let time_f32 = cast_all(&shape_f32, &rays_f32, &mut hits_f32);
+        keep_nearest(&mut render.nearest_f64, &hits_f64);
+        keep_nearest(&mut render.nearest_f32, &hits_f32);
+        render
+            .shapes
+            .push(compare_hits(name, &hits_f64, &hits_f32, time_f64, time_f32));
+    }
+    render
+}
+
+/// Casts every ray at `placed` (solid, unlimited `max_t`) into `hits`, and
+/// returns the time it took.
+fn cast_all<N: Precision>(
+    placed: &PlacedShape<N>,
+    rays: &[Ray<N>],
+    hits: &mut Vec<Option<RayHit<N>>>,
+) -> Duration {
+    hits.clear();
+    let max_t = N::rounded_from_f64(f64::INFINITY);
+    let start = Instant::now();
+    hits.extend(
+        rays.iter()
+            .map(|ray| placed.shape.ray_cast(&placed.pose, ray, max_t, true)),
+    );
+    start.elapsed()
+}
+
+fn keep_nearest<N: Precision>(nearest: &mut [NearestHit<N>], hits: &[Option<RayHit<N>>]) {
+    for (best, hit) in nearest.iter_mut().zip(hits) {
+        if let Some(hit) = hit
+            && best.is_none_or(|(t, _)| hit.t < t)
+        {
+            *best = Some((hit.t, hit.normal));
+        }
+    }
+}
+
+fn compare_hits(
+    name: &'static str,
+    hits_f64: &[Option<RayHit<f64>>],
+    hits_f32: &[Option<RayHit<f32>>],
+    time_f64: Duration,
+    time_f32: Duration,
+) -> ShapeReport {
+    let mut report = ShapeReport {
+        name,
+        rays: hits_f64.len(),
+        hits_f64: 0,
+        hits_f32: 0,
+        one_precision_only: 0,
+        t_error_ulps: Vec::new(),
+        time_f64,
+        time_f32,
+    };
+    for (wide, narrow) in hits_f64.iter().zip(hits_f32) {
+        report.hits_f64 += usize::from(wide.is_some());
+        report.hits_f32 += usize::from(narrow.is_some());
+        match (wide, narrow) {
+            (Some(wide), Some(narrow)) => {
+                let error = (f64::from(narrow.t) - wide.t).abs();
+                report.t_error_ulps.push(error / f32_ulp_at(wide.t));
+            }
+            (None, None) => {}
+            _ => report.one_precision_only += 1,
+        }
+    }
+    report
+}
+
+/// The nearest hits shaded by their normals, over a sky gradient.
+pub fn shade_normals<N: Precision>(nearest: &[NearestHit<N>], width: usize, height: usize) -> RgbImage {
+    let mut image = RgbImage::new(width, height, [0, 0, 0]);
+    for (index, hit) in nearest.iter().enumerate() {
+        let (x, y) = (index % width, index / width);
+        let colour = match hit {
+            Some((_, normal)) => normal_colour([0, 1, 2].map(|i| normal[i].widened_to_f64())),
+            None => sky_colour(y as f64 / height as f64),
+        };
+        image.set(x, y, colour);
+    }
+    image
+}
+
+/// Heatmap of `|t_f32 − t_f64| / t_f64` per pixel on a log scale from
+/// 10^[`HEAT_LOG10_MIN`] to 10^[`HEAT_LOG10_MAX`], with a colour bar along the
+/// bottom (one white tick per decade).
+pub fn error_heatmap(render: &ViewRender) -> RgbImage {
+    let (width, height) = (render.width, render.height);
+    let mut image = RgbImage::new(width, height, BOTH_MISS_COLOUR);
+    for (index, (wide, narrow)) in render.nearest_f64.iter().zip(&render.nearest_f32).enumerate() {
+        let colour = match (wide, narrow) {
+            (Some((t_wide, _)), Some((t_narrow, _))) => {
+                let error = (f64::from(*t_narrow) - t_wide).abs();
+                let relative = if *t_wide > 0.0 { error / t_wide } else { error };
+                heat_colour(heat_fraction(relative))
+            }
+            (None, None) => BOTH_MISS_COLOUR,
+            _ => DISAGREEMENT_COLOUR,
+        };
+        image.set(index % width, index / width, colour);
+    }
+    draw_legend(&mut image);
+    image
+}
+
+/// Where a relative error falls on the heatmap's colour scale, `0..=1`.
+pub fn heat_fraction(relative_error: f64) -> f64 {
+    if relative_error <= 0.0 {
+        return 0.0;
+    }
+    ((relative_error.log10() - HEAT_LOG10_MIN) / (HEAT_LOG10_MAX - HEAT_LOG10_MIN)).clamp(0.0, 1.0)
+}
+
+fn draw_legend(image: &mut RgbImage) {
+    let (width, height) = (image.width(), image.height());
+    let rows = LEGEND_ROWS.min(height / 4);
+    if width < 2 || rows == 0 {
+        return;
+    }
+    let decades = (HEAT_LOG10_MAX - HEAT_LOG10_MIN) as usize;
+    for x in 0..width {
+        let fraction = x as f64 / (width - 1) as f64;
+        let on_tick = (0..=decades).any(|k| (k * (width - 1)).div_euclid(decades) == x);
+        for y in height - rows..height {
+            let tick_row = y < height - rows + rows / 2;
+            let colour = if on_tick && tick_row {
+                [255, 255, 255]
+            } else {
+                heat_colour(fraction)
+            };
+            image.set(x, y, colour);
+        }
+    }
+}
+
+/// A line describing the heatmap's colour scale, for stdout.
+pub fn heatmap_scale_note() -> String {
+    format!(
+        "heatmap: |t_f32 - t_f64| / t_f64, log scale; the bar at the bottom runs from 1e{} or less \
+         (dark, left) to 1e{} or more (bright, right) with a white tick per decade; magenta = hit in \
+         one precision only, grey = both miss",
+        HEAT_LOG10_MIN, HEAT_LOG10_MAX
+    )
+}
+
+/// Options shared by `geom render` and `geom demo`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RenderOptions {
+    /// Precision of the normal-shaded image (`render` only).
+    pub precision: &'static str,
+    /// Output folder.
+    pub out: PathBuf,
+    /// Image width in pixels.
+    pub width: usize,
+    /// Image height in pixels.
+    pub height: usize,
+}
+
+impl RenderOptions {
+    /// Reads `--out`, `--width`, `--height` and, if `with_precision`,
+    /// `--precision`.
+    pub fn parse(
+        mut arguments: Arguments,
+        default_out: &str,
+        with_precision: bool,
+    ) -> Result<Self, UsageError> {
+        let mut options = RenderOptions {
+            precision: "f64",
+            out: PathBuf::from(default_out),
+            width: 640,
+            height: 480,
+        };
+        while let Some((name, value)) = arguments.next_option()? {
+            match name {
+                "precision" if with_precision => {
+                    options.precision = match value {
+                        "f32" => "f32",
+                        "f64" => "f64",
+                        _ => {
+                            return Err(
+                                arguments.error(format!("--precision: expected f32 or f64, got '{value}'"))
+                            );
+                        }
+                    }
+                }
+                "out" => options.out = PathBuf::from(value),
+                "width" | "height" => {
+                    let expected = format!("a whole number of pixels from 1 to {MAX_SIDE}");
+                    let side: usize = arguments.parse_value(name, value, &expected)?;
+                    if !(1..=MAX_SIDE).contains(&side) {
+                        return Err(arguments.error(format!("--{name}: expected {expected}, got '{value}'")));
+                    }
+                    if name == "width" {
+                        options.width = side;
+                    } else {
+                        options.height = side;
+                    }
+                }
+                _ => return Err(arguments.error(format!("unknown option '--{name}'"))),
+            }
+        }
+        Ok(options)
+    }
+}
+
+/// `geom render`: writes `<view>_<precision>.png` and `<view>_error.png`
+/// for both views into the output folder.
+pub fn run_render(options: &RenderOptions) -> std::io::Result<()> {
+    std::fs::create_dir_all(&options.out)?;
+    for view in &VIEWS {
+        let render = render_view(view, options.width, options.height);
+        if view.name == VIEWS[0].name {
+            for (name, reason) in &render.skipped {
+                println!("skipped {name}: {reason}");
+            }
+        }
+        let shaded = if options.precision == "f32" {
+            shade_normals(&render.nearest_f32, render.width, render.height)
+        } else {
+            shade_normals(&render.nearest_f64, render.width, render.height)
+        };
+        let shaded_path = image_path(&options.out, view, options.precision);
+        shaded.write_png(&shaded_path)?;
+        let heatmap_path = image_path(&options.out, view, "error");
+        error_heatmap(&render).write_png(&heatmap_path)?;
+        println!("wrote {} and {}", shaded_path.display(), heatmap_path.display());
+    }
+    println!("{}", heatmap_scale_note());
+    Ok(())
+}
+
+/// `DIR/<view>_<suffix>.png`.
+pub fn image_path(out: &Path, view: &View, suffix: &str) -> PathBuf {
+    out.join(format!("{}_{suffix}.png", view.name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn central_ray_looks_at_the_target() {
+        let camera = Camera::looking_at(Point3::new(0.0, 0.0, 5.0), Point3::origin(), 60.0, 2.0);
+        let ray = camera.pixel_ray(1, 1, 3, 3);
+        assert!((ray.dir - Vector3::new(0.0, 0.0, -1.0)).norm() < 1e-15);
+        let top_left = camera.pixel_ray(0, 0, 2, 2).dir;
+        assert!(top_left.x < 0.0 && top_left.y > 0.0);
+        assert!((top_left.norm() - 1.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn scene_coordinates_are_exact_in_f32_far_away() {
+        fn check(value: &Value) {
+            match value {
+                Value::Number(number) => {
+                    let wide = number.as_f64().unwrap();
+                    assert_eq!(f64::from(wide as f32), wide);
+                }
+                Value::Array(items) => items.iter().for_each(check),
+                Value::Object(map) => map.values().for_each(check),
+                _ => {}
+            }
+        }
+        for view in &VIEWS {
+            for (_, description) in default_scene(view.offset) {
+                check(&description);
+            }
+        }
+    }
+
+    #[test]
+    fn heat_fraction_is_log_scaled_and_clamped() {
+        assert_eq!(heat_fraction(0.0), 0.0);
+        assert_eq!(heat_fraction(1e-12), 0.0);
+        assert!((heat_fraction(1e-6) - 0.5).abs() < 1e-12);
+        assert_eq!(heat_fraction(1.0), 1.0);
+    }
+
+    #[test]
+    fn small_render_hits_the_sphere_in_both_precisions() {
+        let render = render_view(&VIEWS[1], 32, 24);
+        let sphere = render.shapes.iter().find(|s| s.name == "sphere").unwrap();
+        assert_eq!(sphere.rays, 32 * 24);
+        assert!(sphere.hits_f64 > 0);
+        assert_eq!(sphere.one_precision_only, 0);
+        let (max_ulps, _) = sphere.max_and_median_ulps().unwrap();
+        assert!(max_ulps < 16.0, "{max_ulps}");
+        assert!(render.nearest_f64.iter().any(Option::is_some));
+    }
+
+    #[test]
+    fn options_parse_and_refuse_nonsense() {
+        let given: Vec<String> = ["--precision", "f32", "--width=32", "--height", "24", "--out", "x"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let options = RenderOptions::parse(Arguments::new(&given, ""), "d", true).unwrap();
+        assert_eq!(
+            options,
+            RenderOptions {
+                precision: "f32",
+                out: PathBuf::from("x"),
+                width: 32,
+                height: 24
+            }
+        );
+        for bad in [
+            &["--precision", "f16"][..],
+            &["--width", "0"],
+            &["--width", "-3"],
+            &["--fast", "1"],
+        ] {
+            let given: Vec<String> = bad.iter().map(|s| s.to_string()).collect();
+            assert!(
+                RenderOptions::parse(Arguments::new(&given, ""), "d", true).is_err(),
+                "{bad:?}"
+            );
+        }
+    }
+}
