@@ -104,12 +104,6 @@ fn build_capsule<N: Precision>(fields: &Fields) -> Result<PlacedShape<N>, String
     Ok(at_identity(capsule))
 }
 
-#[cfg(not(any()))]
-fn build_cylinder<N: Precision>(_fields: &Fields) -> Result<PlacedShape<N>, String> {
-    not_available("cylinder")
-}
-
-#[cfg(any())]
 fn build_cylinder<N: Precision>(fields: &Fields) -> Result<PlacedShape<N>, String> {
     fields.reject_unknown(&["type", "a", "b", "radius"], "a cylinder")?;
     let (a, b) = (fields.point::<N>("a")?, fields.point::<N>("b")?);

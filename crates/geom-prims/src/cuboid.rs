@@ -46,14 +46,14 @@ impl<N: Real> Cuboid<N> {
     }
 }
 
-/// Lanes where every component of `v` is finite (`x − x` is NaN for NaN
+/// Lanes where every component of `v` is finite (`x · 0` is NaN for NaN
 /// and infinities, zero otherwise: no constant needed). Shared by the flat
 /// shapes' kernels, whose arithmetic alone would turn an infinite `dir`
 /// into a finite `t = 0`.
 #[inline]
 pub(crate) fn all_finite<T: Lane>(v: &Vector3<T>) -> T::SimdBool {
     let zero = T::zero();
-    (v.x - v.x).simd_eq(zero) & (v.y - v.y).simd_eq(zero) & (v.z - v.z).simd_eq(zero)
+    (v.x * zero).simd_eq(zero) & (v.y * zero).simd_eq(zero) & (v.z * zero).simd_eq(zero)
 }
 
 /// The largest (`pick_larger`) or smallest of `values` over the axes where
@@ -607,7 +607,11 @@ mod tests {
         let mut rays = Vec::new();
         for _ in 0..1000 {
             let axis = (rng.next_u64() % 3) as usize;
-            let sign = if rng.next_u64() % 2 == 0 { 1.0 } else { -1.0 };
+            let sign = if rng.next_u64().is_multiple_of(2) {
+                1.0
+            } else {
+                -1.0
+            };
             let mut dir = Vector3::zeros();
             dir[axis] = sign * rng.uniform(0.1, 4.0);
             // Axis-parallel from outside, aimed through the box.
