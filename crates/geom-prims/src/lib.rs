@@ -9,10 +9,12 @@
 
 pub mod basis;
 pub mod cone;
+pub mod ellipsoid;
 pub mod sphere;
 
 pub use basis::{orthonormal_basis, orthonormal_basis_smaller_component};
 pub use cone::Cone;
+pub use ellipsoid::Ellipsoid;
 pub use sphere::Sphere;
 
 #[cfg(test)]

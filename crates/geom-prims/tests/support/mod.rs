@@ -7,6 +7,7 @@
 #![allow(dead_code)]
 
 pub mod cone;
+pub mod ellipsoid;
 pub mod sphere;
 
 use std::fmt::Debug;
