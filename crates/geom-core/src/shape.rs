@@ -85,6 +85,9 @@ pub trait Shape<N: Real>: Debug + Send + Sync {
     fn closest_point_local(&self, point: &Point3<N>, solid: bool) -> Option<PointProjection<N>>;
 
     /// [`Shape::closest_point_local`] in world space.
+    ///
+    /// A point inside a solid shape comes back exactly, not through the
+    /// pose's rotation and back (which would cost ulps).
     fn closest_point(
         &self,
         pose: &Isometry3<N>,
@@ -93,8 +96,15 @@ pub trait Shape<N: Real>: Debug + Send + Sync {
     ) -> Option<PointProjection<N>> {
         let relative = point.coords - pose.translation.vector;
         let local = Point3::from(pose.rotation.inverse_transform_vector(&relative));
-        self.closest_point_local(&local, solid)
-            .map(|projection| projection.transformed(pose))
+        let projection = self.closest_point_local(&local, solid)?;
+        Some(if solid && projection.is_inside {
+            PointProjection {
+                point: *point,
+                is_inside: true,
+            }
+        } else {
+            projection.transformed(pose)
+        })
     }
 
     /// Signed distance from a local-frame point to the boundary (negative

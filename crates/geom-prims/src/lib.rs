@@ -12,6 +12,7 @@ pub mod capsule;
 pub mod cone;
 pub mod cuboid;
 pub mod cylinder;
+pub mod ellipsoid;
 pub mod half_space;
 pub mod sphere;
 
@@ -20,6 +21,7 @@ pub use capsule::Capsule;
 pub use cone::Cone;
 pub use cuboid::Cuboid;
 pub use cylinder::Cylinder;
+pub use ellipsoid::Ellipsoid;
 pub use half_space::HalfSpace;
 pub use sphere::Sphere;
 

@@ -21,3 +21,10 @@ shape_property_suite!(half_space, support::half_space::strategy(), f32_ulps = 4.
 // Cylinder: 6 ulp as well. Over 10⁶ random rays (2.2·10⁵ hits): p99 3.5 ulp
 // (2.5 for |cos| > 0.5), ~1 hit in 4000 at 4-6 ulp, for the same reason.
 shape_property_suite!(cylinder, support::cylinder::strategy(), f32_ulps = 6.0);
+// Ellipsoid: 128 ulp, not 4. Measured over 20 000 random suite rays: p99
+// 7.0 ulp, p99.9 21 ulp, max 93 ulp, every case above ~20 ulp at an
+// incidence |n·d̂| below 0.15. The f32 pose rotation and the 1/radii scaling
+// each round the local origin by about an ulp of |origin − centre|, and a
+// hit at incidence θ moves by that over sin θ; the per-case check takes the
+// maximum where DESIGN.md's target is the p99.
+shape_property_suite!(ellipsoid, support::ellipsoid::strategy(), f32_ulps = 128.0);

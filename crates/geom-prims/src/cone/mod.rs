@@ -235,8 +235,7 @@ mod tests {
             cone.support_local(&Vector3::new(1.0, 0.0, -1.0)),
             Some(Point3::new(1.0, 0.0, 0.0))
         );
-        // Along the slant (2, 0, 1) the apex (·2) beats the rim (·2) only by
-        // a tie; slightly steeper prefers the apex.
+        // Along (2, 0, 1.5): the apex scores 3, the rim point (1, 0, 0) 2.
         assert_eq!(
             cone.support_local(&Vector3::new(2.0, 0.0, 1.5)),
             Some(Point3::new(0.0, 0.0, 2.0))

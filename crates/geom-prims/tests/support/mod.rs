@@ -10,6 +10,7 @@ pub mod capsule;
 pub mod cone;
 pub mod cuboid;
 pub mod cylinder;
+pub mod ellipsoid;
 pub mod half_space;
 pub mod sphere;
 
