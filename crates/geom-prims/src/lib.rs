@@ -11,11 +11,13 @@ pub mod basis;
 pub mod cuboid;
 pub mod half_space;
 pub mod sphere;
+pub mod triangle;
 
 pub use basis::{orthonormal_basis, orthonormal_basis_smaller_component};
 pub use cuboid::Cuboid;
 pub use half_space::HalfSpace;
 pub use sphere::Sphere;
+pub use triangle::Triangle;
 
 #[cfg(test)]
 pub(crate) mod test_support;

@@ -7,3 +7,4 @@ mod support;
 shape_property_suite!(sphere, support::sphere::strategy(), f32_ulps = 4.0);
 shape_property_suite!(cuboid, support::cuboid::strategy(), f32_ulps = 4.0);
 shape_property_suite!(half_space, support::half_space::strategy(), f32_ulps = 4.0);
+shape_property_suite!(triangle, support::triangle::strategy(), f32_ulps = 4.0);
