@@ -10,12 +10,14 @@
 pub mod basis;
 pub mod cuboid;
 pub mod half_space;
+pub mod segment;
 pub mod sphere;
 pub mod triangle;
 
 pub use basis::{orthonormal_basis, orthonormal_basis_smaller_component};
 pub use cuboid::Cuboid;
 pub use half_space::HalfSpace;
+pub use segment::Segment;
 pub use sphere::Sphere;
 pub use triangle::Triangle;
 

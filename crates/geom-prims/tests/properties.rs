@@ -8,3 +8,4 @@ shape_property_suite!(sphere, support::sphere::strategy(), f32_ulps = 4.0);
 shape_property_suite!(cuboid, support::cuboid::strategy(), f32_ulps = 4.0);
 shape_property_suite!(half_space, support::half_space::strategy(), f32_ulps = 4.0);
 shape_property_suite!(triangle, support::triangle::strategy(), f32_ulps = 4.0);
+shape_property_suite!(segment, support::segment::strategy(), f32_ulps = 4.0);

@@ -8,6 +8,7 @@
 
 pub mod cuboid;
 pub mod half_space;
+pub mod segment;
 pub mod sphere;
 pub mod triangle;
 
