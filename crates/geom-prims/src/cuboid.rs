@@ -51,6 +51,7 @@ impl<N: Real> Cuboid<N> {
 /// shapes' kernels, whose arithmetic alone would turn an infinite `dir`
 /// into a finite `t = 0`.
 #[inline]
+#[allow(clippy::eq_op)] // `x - x` is the point: it is NaN exactly for non-finite `x`.
 pub(crate) fn all_finite<T: Lane>(v: &Vector3<T>) -> T::SimdBool {
     let zero = T::zero();
     (v.x - v.x).simd_eq(zero) & (v.y - v.y).simd_eq(zero) & (v.z - v.z).simd_eq(zero)
@@ -607,7 +608,11 @@ mod tests {
         let mut rays = Vec::new();
         for _ in 0..1000 {
             let axis = (rng.next_u64() % 3) as usize;
-            let sign = if rng.next_u64() % 2 == 0 { 1.0 } else { -1.0 };
+            let sign = if rng.next_u64().is_multiple_of(2) {
+                1.0
+            } else {
+                -1.0
+            };
             let mut dir = Vector3::zeros();
             dir[axis] = sign * rng.uniform(0.1, 4.0);
             // Axis-parallel from outside, aimed through the box.
