@@ -28,7 +28,7 @@ pub use aabb::Aabb;
 pub use error::GeomError;
 pub use projection::{LaneProjection, PointProjection};
 pub use ray::{FeatureId, LaneHit, Ray, RayHit};
-pub use scalar::{Lane, Real, lit};
+pub use scalar::{Lane, Real, all_finite, lit};
 pub use shape::{LaneShape, Shape, ShapeKind};
 
 pub use nalgebra;

@@ -5,7 +5,7 @@
 //! plain scalars a shape stores; [`Lane`] names any SIMD-or-scalar type whose
 //! lanes are a [`Real`].
 
-use nalgebra::{RealField, SimdRealField};
+use nalgebra::{RealField, SimdRealField, Vector3};
 
 /// A plain floating-point scalar (`f32` or `f64`, or a higher-precision type
 /// implementing [`RealField`]) in which shapes store their parameters.
@@ -27,4 +27,13 @@ impl<T: SimdRealField<Element: Real> + Copy> Lane for T {}
 #[inline(always)]
 pub fn lit<T: SimdRealField>(value: f64) -> T {
     nalgebra::convert::<f64, T>(value)
+}
+
+/// Lanes where every component of `v` is finite (`x · 0` is NaN for NaN
+/// and infinities, zero otherwise). Kernels whose arithmetic alone would
+/// turn an infinite `dir` into a finite `t = 0` mask their answer with it.
+#[inline]
+pub fn all_finite<T: Lane>(v: &Vector3<T>) -> T::SimdBool {
+    let zero = T::zero();
+    (v.x * zero).simd_eq(zero) & (v.y * zero).simd_eq(zero) & (v.z * zero).simd_eq(zero)
 }

@@ -3,9 +3,9 @@
 
 use geom_core::{
     Aabb, GeomError, Lane, LaneHit, LaneProjection, LaneShape, PointProjection, Ray, RayHit, Real, Shape,
-    ShapeKind, lit,
+    ShapeKind, all_finite, lit,
 };
-use nalgebra::{Isometry3, Point3, SimdValue, Vector3};
+use nalgebra::{Point3, SimdValue, Vector3};
 
 /// A solid box `|x| <= hx, |y| <= hy, |z| <= hz` in its local frame; place
 /// and orient it with a pose (translation = centre).
@@ -44,16 +44,6 @@ impl<N: Real> Cuboid<N> {
     pub fn new(half_extents: Vector3<N>) -> Self {
         Self::try_new(half_extents).unwrap_or_else(|e| panic!("{e}"))
     }
-}
-
-/// Lanes where every component of `v` is finite (`x · 0` is NaN for NaN
-/// and infinities, zero otherwise: no constant needed). Shared by the flat
-/// shapes' kernels, whose arithmetic alone would turn an infinite `dir`
-/// into a finite `t = 0`.
-#[inline]
-pub(crate) fn all_finite<T: Lane>(v: &Vector3<T>) -> T::SimdBool {
-    let zero = T::zero();
-    (v.x * zero).simd_eq(zero) & (v.y * zero).simd_eq(zero) & (v.z * zero).simd_eq(zero)
 }
 
 /// The largest (`pick_larger`) or smallest of `values` over the axes where
@@ -170,29 +160,6 @@ pub fn project_point_cuboid<T: Lane>(point: &Point3<T>, half_extents: &Vector3<T
     }
 }
 
-/// [`Shape::closest_point`] with the solid rule applied in world space: a
-/// query inside a solid shape answers itself bit for bit, where the default
-/// maps it to the local frame and back through a rotated pose and so moves
-/// it by a rounding error.
-pub(crate) fn closest_point_keeping_inside<N: Real, S: Shape<N> + ?Sized>(
-    shape: &S,
-    pose: &Isometry3<N>,
-    point: &Point3<N>,
-    solid: bool,
-) -> Option<PointProjection<N>> {
-    let relative = point.coords - pose.translation.vector;
-    let local = Point3::from(pose.rotation.inverse_transform_vector(&relative));
-    let projection = shape.closest_point_local(&local, solid)?;
-    Some(if solid && projection.is_inside {
-        PointProjection {
-            point: *point,
-            is_inside: true,
-        }
-    } else {
-        projection.transformed(pose)
-    })
-}
-
 impl<N: Real> LaneShape<N> for Cuboid<N> {
     #[inline]
     fn ray_cast_lanes<T: Lane<Element = N>>(&self, ray: &Ray<T>, max_t: T, solid: bool) -> LaneHit<T> {
@@ -226,18 +193,6 @@ impl<N: Real> Shape<N> for Cuboid<N> {
         self.project_point_lanes(point).into_projection(point, solid)
     }
 
-    /// As the default, but a point inside the solid box answers itself bit
-    /// for bit (the round trip through a rotated pose would move it by a
-    /// rounding error).
-    fn closest_point(
-        &self,
-        pose: &Isometry3<N>,
-        point: &Point3<N>,
-        solid: bool,
-    ) -> Option<PointProjection<N>> {
-        closest_point_keeping_inside(self, pose, point, solid)
-    }
-
     /// The corner farthest along `dir`; a zero component of `dir` picks the
     /// `+` side (any point of that face would do).
     fn support_local(&self, dir: &Vector3<N>) -> Option<Point3<N>> {
@@ -259,7 +214,7 @@ mod tests {
     use super::*;
     use crate::test_support::{TestRng, assert_lanes_match_scalar, ulp_distance_f32};
     use geom_core::FeatureId;
-    use nalgebra::{Quaternion, Translation3, UnitQuaternion};
+    use nalgebra::{Isometry3, Quaternion, Translation3, UnitQuaternion};
 
     fn cast(origin: [f64; 3], dir: [f64; 3], solid: bool) -> Option<RayHit<f64>> {
         Cuboid::new(Vector3::new(1.0, 2.0, 3.0)).ray_cast_local(

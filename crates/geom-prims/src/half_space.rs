@@ -6,7 +6,7 @@ use geom_core::{
 };
 use nalgebra::{Isometry3, Point3, Vector3};
 
-use crate::cuboid::{all_finite, closest_point_keeping_inside};
+use geom_core::all_finite;
 
 /// The solid half-space `normal · x <= offset` in the local frame; its
 /// boundary is the plane `normal · x = offset` and `normal` points out of it.
@@ -134,8 +134,8 @@ fn half_space_aabb<N: Real>(normal: &Vector3<N>, offset: N) -> Aabb<N> {
     let mut mins = Point3::from(Vector3::repeat(-unbounded));
     let mut maxs = Point3::from(Vector3::repeat(unbounded));
     let zero = N::zero();
-    let nonzero: Vec<usize> = (0..3).filter(|&k| normal[k] != zero).collect();
-    if let [axis] = nonzero[..] {
+    let mut nonzero = (0..3).filter(|&k| normal[k] != zero);
+    if let (Some(axis), None) = (nonzero.next(), nonzero.next()) {
         // n_k x_k <= offset with n_k = ±1 (exactly, after normalisation).
         let bound = offset / normal[axis];
         if normal[axis] > zero {
@@ -193,17 +193,6 @@ impl<N: Real> Shape<N> for HalfSpace<N> {
 
     fn closest_point_local(&self, point: &Point3<N>, solid: bool) -> Option<PointProjection<N>> {
         self.project_point_lanes(point).into_projection(point, solid)
-    }
-
-    /// As the default, but a point inside the solid half-space answers
-    /// itself bit for bit.
-    fn closest_point(
-        &self,
-        pose: &Isometry3<N>,
-        point: &Point3<N>,
-        solid: bool,
-    ) -> Option<PointProjection<N>> {
-        closest_point_keeping_inside(self, pose, point, solid)
     }
 
     /// Always `None`: the half-space is unbounded (see the type's doc).
@@ -428,7 +417,7 @@ mod tests {
         let mut rng = TestRng::new(seed);
         let mut rays = Vec::new();
         while rays.len() < 2000 {
-            let height = rng.uniform(0.5, 10.0) * if rays.len() % 2 == 0 { 1.0 } else { -1.0 };
+            let height = rng.uniform(0.5, 10.0) * if rays.len().is_multiple_of(2) { 1.0 } else { -1.0 };
             let sideways = rng.vector(10.0);
             let sideways = sideways - unit * unit.dot(&sideways);
             let origin = plane_point + sideways + unit * height;

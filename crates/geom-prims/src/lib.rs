@@ -14,7 +14,9 @@ pub mod cuboid;
 pub mod cylinder;
 pub mod ellipsoid;
 pub mod half_space;
+pub mod segment;
 pub mod sphere;
+pub mod triangle;
 
 pub use basis::{orthonormal_basis, orthonormal_basis_smaller_component};
 pub use capsule::Capsule;
@@ -23,7 +25,9 @@ pub use cuboid::Cuboid;
 pub use cylinder::Cylinder;
 pub use ellipsoid::Ellipsoid;
 pub use half_space::HalfSpace;
+pub use segment::Segment;
 pub use sphere::Sphere;
+pub use triangle::Triangle;
 
 #[cfg(test)]
 pub(crate) mod test_support;

@@ -28,3 +28,5 @@ shape_property_suite!(cylinder, support::cylinder::strategy(), f32_ulps = 6.0);
 // hit at incidence θ moves by that over sin θ; the per-case check takes the
 // maximum where DESIGN.md's target is the p99.
 shape_property_suite!(ellipsoid, support::ellipsoid::strategy(), f32_ulps = 128.0);
+shape_property_suite!(triangle, support::triangle::strategy(), f32_ulps = 4.0);
+shape_property_suite!(segment, support::segment::strategy(), f32_ulps = 4.0);
