@@ -114,4 +114,19 @@ impl Spec for CapsuleSpec {
         }
         samples
     }
+    /// Where the side meets a cap the surfaces are tangent but their
+    /// curvature jumps, so a rounding-sized move of the ray switches between
+    /// sheets whose normals differ by about √(2·error / r): treat the band
+    /// of that width around each junction circle as an edge.
+    fn near_edge(&self, p: &Point3<f64>, tolerance: f64) -> bool {
+        let (a, b) = (self.world_a(), self.world_b());
+        let ab = b - a;
+        let length = ab.norm();
+        if length == 0.0 {
+            return false;
+        }
+        let axial = (p - a).dot(&ab) / length;
+        let band = (tolerance * self.radius).sqrt();
+        axial.abs() < band || (axial - length).abs() < band
+    }
 }

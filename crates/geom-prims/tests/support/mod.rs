@@ -340,7 +340,10 @@ pub fn check_f32_against_f64(
                 e,
                 cos
             );
-            if b.t > 0.0 && !spec.near_edge(&ray.point_at(b.t), 1e-4 * spec.size()) {
+            // At grazing incidence the f32 hit slides along the surface by
+            // the t error above (∝ 1/|cos|), turning the normal with it; the
+            // f64 normal itself is checked against the gradient elsewhere.
+            if b.t > 0.0 && cos > 0.05 && !spec.near_edge(&ray.point_at(b.t), 1e-4 * spec.size()) {
                 let normal_error = (a.normal.cast::<f64>() - b.normal).norm();
                 prop_assert!(normal_error < 1e-3, "normal differs by {}", normal_error);
             }
