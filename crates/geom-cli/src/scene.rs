@@ -62,14 +62,7 @@ pub fn build_shape<N: Precision>(description: &Value) -> Result<PlacedShape<N>, 
     }
 }
 
-/// The error for a shape whose geom type has not been written yet.
-#[allow(dead_code)]
-fn not_available<N: Precision>(kind: &str) -> Result<PlacedShape<N>, String> {
-    Err(format!("shape type '{kind}' is not available yet"))
-}
-
 /// A shape in world coordinates under the identity pose.
-#[allow(dead_code)]
 fn at_identity<N: Precision>(shape: impl Shape<N> + 'static) -> PlacedShape<N> {
     PlacedShape {
         shape: Box::new(shape),
@@ -120,12 +113,6 @@ fn build_cone<N: Precision>(fields: &Fields) -> Result<PlacedShape<N>, String> {
     Ok(at_identity(cone))
 }
 
-#[cfg(not(any()))]
-fn build_ellipsoid<N: Precision>(_fields: &Fields) -> Result<PlacedShape<N>, String> {
-    not_available("ellipsoid")
-}
-
-#[cfg(any())]
 fn build_ellipsoid<N: Precision>(fields: &Fields) -> Result<PlacedShape<N>, String> {
     fields.reject_unknown(&["type", "center", "radii", "rotation"], "an ellipsoid")?;
     let center = fields.point::<N>("center")?;
@@ -146,24 +133,12 @@ fn build_halfspace<N: Precision>(fields: &Fields) -> Result<PlacedShape<N>, Stri
     fields.reject_unknown(&["type", "normal", "offset"], "a halfspace")?;
     let normal = fields.vector::<N>("normal")?;
     let offset = fields.number::<N>("offset")?;
-    // The line means `normal · x <= offset` for the normal as given;
-    // geom's half-space takes the offset along the unit normal.
-    let largest = normal.amax();
-    let unit_offset = if largest > N::zero() {
-        offset / ((normal / largest).norm() * largest)
-    } else {
-        offset // a zero normal: the constructor names it
-    };
-    let halfspace = geom::HalfSpace::try_new(normal, unit_offset).map_err(|e| e.to_string())?;
+    // The line means `normal · x <= offset` for the normal as given, as
+    // geom's half-space does.
+    let halfspace = geom::HalfSpace::try_new(normal, offset).map_err(|e| e.to_string())?;
     Ok(at_identity(halfspace))
 }
 
-#[cfg(not(any()))]
-fn build_triangle<N: Precision>(_fields: &Fields) -> Result<PlacedShape<N>, String> {
-    not_available("triangle")
-}
-
-#[cfg(any())]
 fn build_triangle<N: Precision>(fields: &Fields) -> Result<PlacedShape<N>, String> {
     fields.reject_unknown(&["type", "a", "b", "c"], "a triangle")?;
     let (a, b, c) = (
@@ -175,12 +150,6 @@ fn build_triangle<N: Precision>(fields: &Fields) -> Result<PlacedShape<N>, Strin
     Ok(at_identity(triangle))
 }
 
-#[cfg(not(any()))]
-fn build_segment<N: Precision>(_fields: &Fields) -> Result<PlacedShape<N>, String> {
-    not_available("segment")
-}
-
-#[cfg(any())]
 fn build_segment<N: Precision>(fields: &Fields) -> Result<PlacedShape<N>, String> {
     fields.reject_unknown(&["type", "a", "b"], "a segment")?;
     let (a, b) = (fields.point::<N>("a")?, fields.point::<N>("b")?);

@@ -359,6 +359,40 @@ fn hand_computed_rays() -> Vec<HandComputedRay> {
             2.0,
             [0.0, 1.0, 0.0],
         ),
+        // Cylinder along z from 0 to 2, radius 1: a ray along -x at z = 1
+        // meets the side at x = 1.
+        case(
+            json!({"type": "cylinder", "a": [0, 0, 0], "b": [0, 0, 2], "radius": 1}),
+            [5.0, 0.0, 1.0],
+            [-2.0, 0.0, 0.0],
+            2.0,
+            [1.0, 0.0, 0.0],
+        ),
+        // Parallel to its axis inside the radius: the cap at z = 2.
+        case(
+            json!({"type": "cylinder", "a": [0, 0, 0], "b": [0, 0, 2], "radius": 1}),
+            [0.5, 0.0, 5.0],
+            [0.0, 0.0, -1.0],
+            3.0,
+            [0.0, 0.0, 1.0],
+        ),
+        // Ellipsoid radii (2, 1, 1) turned 90° about z at the origin: its
+        // long axis lies along world y, so a ray down y meets y = 2.
+        case(
+            json!({"type": "ellipsoid", "center": [0, 0, 0], "radii": [2, 1, 1], "rotation": [0, 0, 1, 1]}),
+            [0.0, 6.0, 0.0],
+            [0.0, -1.0, 0.0],
+            4.0,
+            [0.0, 1.0, 0.0],
+        ),
+        // The triangle in z = 1 seen from below: the normal faces the ray.
+        case(
+            json!({"type": "triangle", "a": [0, 0, 1], "b": [2, 0, 1], "c": [0, 2, 1]}),
+            [0.5, 0.5, -3.0],
+            [0.0, 0.0, 2.0],
+            2.0,
+            [0.0, 0.0, -1.0],
+        ),
         case(
             json!({"type": "halfspace", "normal": [1, 1, 0], "offset": 0}),
             [1.0, 1.0, 3.0],

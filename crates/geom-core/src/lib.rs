@@ -19,7 +19,9 @@
 pub mod aabb;
 pub mod distance;
 pub mod error;
+pub mod exact;
 pub mod projection;
+pub mod quadratic;
 pub mod ray;
 pub mod scalar;
 pub mod shape;

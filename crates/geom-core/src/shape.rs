@@ -7,9 +7,10 @@ use nalgebra::{Isometry3, Point3, Vector3};
 use crate::aabb::Aabb;
 use crate::projection::LaneProjection;
 use crate::projection::PointProjection;
+use crate::quadratic::ray_cast_sphere;
 use crate::ray::LaneHit;
 use crate::ray::{Ray, RayHit};
-use crate::scalar::{Lane, Real};
+use crate::scalar::{Lane, Real, lit};
 
 /// What kind of shape an object is: the key of pair dispatch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -71,12 +72,41 @@ pub trait Shape<N: Real>: Debug + Send + Sync {
 
     /// [`Shape::ray_cast_local`] for a world-space ray against the shape at
     /// `pose`; the normal is returned in world space and `t` is unchanged.
+    ///
+    /// Undoing a rotation rounds in proportion to the length of the vector
+    /// rotated, so for a rotated pose the local ray starts where the world
+    /// ray enters a sphere just larger than the shape's bounding radius (found with
+    /// the stable quadratic, see [`start_near_shape`]): a ray from far away
+    /// then loses no more to the rotation than one starting next to the
+    /// shape. A ray that misses that sphere misses the shape.
     fn ray_cast(&self, pose: &Isometry3<N>, ray: &Ray<N>, max_t: N, solid: bool) -> Option<RayHit<N>> {
         if !ray.is_finite() {
             return None;
         }
-        self.ray_cast_local(&ray.inverse_transformed(pose), max_t, solid)
-            .map(|hit| hit.transformed(pose))
+        let relative = ray.origin.coords - pose.translation.vector;
+        if pose.rotation.quaternion().imag() == Vector3::zeros() {
+            // A pure translation: nothing to round.
+            let local = Ray::new(Point3::from(relative), ray.dir);
+            return self.ray_cast_local(&local, max_t, solid);
+        }
+        let t_start = start_near_shape(&self.local_aabb(), &relative, &ray.dir)?;
+        if t_start > max_t {
+            return None;
+        }
+        let start = relative + ray.dir * t_start;
+        let local = Ray::new(
+            Point3::from(pose.rotation.inverse_transform_vector(&start)),
+            pose.rotation.inverse_transform_vector(&ray.dir),
+        );
+        // The first hit along the whole local ray is the first after
+        // `t_start`; cut at `max_t` after adding the start back, so that the
+        // subtraction `max_t − t_start` cannot round a hit at `max_t` away.
+        let hit = self.ray_cast_local(&local, N::max_value()?, solid)?;
+        let t = t_start + hit.t;
+        (t <= max_t).then(|| RayHit {
+            t,
+            ..hit.transformed(pose)
+        })
     }
 
     /// The closest point of the shape to a local-frame `point`. With
@@ -147,4 +177,36 @@ pub trait LaneShape<N: Real> {
     /// The closest boundary point in the local frame, one point per lane,
     /// and whether the point is inside (or on) the shape.
     fn project_point_lanes<T: Lane<Element = N>>(&self, point: &Point3<T>) -> LaneProjection<T>;
+}
+
+/// Where a ray (origin relative to the shape's local origin) may start
+/// without skipping a hit: the entry into a sphere just larger than the
+/// bounding radius of `local_aabb` around the local origin, or `0` when the
+/// origin is already inside it (or the bound is not finite). `None` when the ray
+/// misses that sphere, and so the shape.
+pub fn start_near_shape<N: Real>(
+    local_aabb: &Aabb<N>,
+    relative_origin: &Vector3<N>,
+    dir: &Vector3<N>,
+) -> Option<N> {
+    let reach = local_aabb
+        .mins
+        .coords
+        .abs()
+        .sup(&local_aabb.maxs.coords.abs())
+        .norm();
+    // An eighth of the reach keeps the start outside the shape; the second
+    // term (8 f32 ulps of the origin's distance) covers the rounding of the
+    // start point itself when the origin is very far away.
+    let radius = reach * lit::<N>(1.125) + relative_origin.norm() * lit::<N>(2f64.powi(-20));
+    if !(radius * radius).is_finite() || relative_origin.norm_squared() <= radius * radius {
+        return Some(N::zero());
+    }
+    let entry = ray_cast_sphere(
+        &Ray::new(Point3::from(*relative_origin), *dir),
+        radius,
+        N::max_value()?,
+        false,
+    );
+    entry.mask.then_some(entry.t)
 }

@@ -1,39 +1,40 @@
 //! The half-space: every point on or below a plane.
 
+use geom_core::exact::dot_plus_compensated;
 use geom_core::{
     Aabb, GeomError, Lane, LaneHit, LaneProjection, LaneShape, PointProjection, Ray, RayHit, Real, Shape,
-    ShapeKind,
+    ShapeKind, all_finite,
 };
 use nalgebra::{Isometry3, Point3, Vector3};
 
-use geom_core::all_finite;
-
-/// The solid half-space `normal · x <= offset` in the local frame; its
-/// boundary is the plane `normal · x = offset` and `normal` points out of it.
+/// The solid half-space `normal · x <= offset` in the local frame, with
+/// `normal` and `offset` exactly as given (the normal need not be unit
+/// length); its boundary is the plane `normal · x = offset` and `normal`
+/// points out of it.
 ///
 /// Features: the plane is [`FeatureId::Face(0)`](geom_core::FeatureId).
+///
+/// Precision: the plane is kept as given, not normalised (rounding a unit
+/// normal would tilt a plane far from the origin by `eps · |offset|`), and
+/// the signed height `normal · p − offset` and the approach speed
+/// `normal · dir` are computed with a compensated dot product, as if in
+/// twice the working precision: a plane 10⁶ from the origin answers `t` to
+/// an ulp or two in f32.
 ///
 /// The half-space is unbounded: its bounding box uses `±N::max_value()`
 /// (finite) on every unbounded side, and [`Shape::support_local`] answers
 /// `None` (no direction has a finite farthest point except the normal
 /// itself, where a whole plane ties). [`Shape::is_convex`] still reports
 /// `true`; support-based algorithms (GJK) must treat it specially.
-///
-/// Precision: `normal` is stored unit length, rounded to `N`, so the plane
-/// sits within about `eps · |offset|` of the exact one. For a tilted plane
-/// far from the origin in `f32`, keep `offset` small and place the plane
-/// with a pose instead: the pose's translation is subtracted exactly.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct HalfSpace<N: Real> {
-    /// The unit outward normal.
-    pub normal: Vector3<N>,
-    /// The plane's signed distance from the local origin along `normal`.
-    pub offset: N,
+    normal: Vector3<N>,
+    offset: N,
+    unit_normal: Vector3<N>,
 }
 
 impl<N: Real> HalfSpace<N> {
-    /// The half-space `normal · x <= offset` after normalising `normal` (any
-    /// non-zero length; `offset` is then in units of the unit normal).
+    /// The half-space `normal · x <= offset` (any non-zero `normal` length).
     /// `Err` names a zero or non-finite `normal` or a non-finite `offset`.
     pub fn try_new(normal: Vector3<N>, offset: N) -> Result<Self, GeomError> {
         let invalid_normal = || {
@@ -54,7 +55,7 @@ impl<N: Real> HalfSpace<N> {
             return Err(invalid_normal());
         }
         let scaled = normal / largest;
-        let unit = scaled / scaled.norm();
+        let unit_normal = scaled / scaled.norm();
         if !offset.is_finite() {
             return Err(GeomError::invalid(
                 "half_space",
@@ -63,7 +64,11 @@ impl<N: Real> HalfSpace<N> {
                 "must be finite",
             ));
         }
-        Ok(HalfSpace { normal: unit, offset })
+        Ok(HalfSpace {
+            normal,
+            offset,
+            unit_normal,
+        })
     }
 
     /// The half-space `normal · x <= offset`.
@@ -73,36 +78,55 @@ impl<N: Real> HalfSpace<N> {
     pub fn new(normal: Vector3<N>, offset: N) -> Self {
         Self::try_new(normal, offset).unwrap_or_else(|e| panic!("{e}"))
     }
+
+    /// The normal as given.
+    pub fn normal(&self) -> Vector3<N> {
+        self.normal
+    }
+
+    /// The offset as given: the half-space is `normal · x <= offset`.
+    pub fn offset(&self) -> N {
+        self.offset
+    }
+
+    /// The unit outward normal (the normal rounded to unit length).
+    pub fn unit_normal(&self) -> Vector3<N> {
+        self.unit_normal
+    }
 }
 
 /// Ray (any `dir` length, `t` in units of `dir`) against the half-space
-/// `normal · x <= offset` (unit `normal`), on lanes.
+/// `normal · x <= offset` (any normal length), on lanes; `unit_normal` is the
+/// normal reported at hits.
 ///
-/// `t = (offset − n·o) / (n·d)` (Ericson RTCD §5.3.1). From outside the ray
-/// must move against the normal; from inside a hollow half-space it exits
-/// only when moving outward (`n·d > 0`): moving inward or along the plane it
-/// never leaves, and misses. An origin on the plane counts as inside.
+/// `t = (offset − n·o) / (n·d)` (Ericson RTCD §5.3.1) with both dot
+/// products compensated ([`dot_plus_compensated`]), so neither a far plane
+/// nor a grazing ray cancels digits. From outside the ray must move against
+/// the normal; from inside a hollow half-space it exits only when moving
+/// outward (`n·d > 0`): moving inward or along the plane it never leaves,
+/// and misses. An origin on the plane counts as inside.
 #[inline]
 pub fn ray_cast_half_space<T: Lane>(
     ray: &Ray<T>,
     normal: &Vector3<T>,
     offset: T,
+    unit_normal: &Vector3<T>,
     max_t: T,
     solid: bool,
 ) -> LaneHit<T> {
     let zero = T::zero();
-    let depth = offset - normal.dot(&ray.origin.coords); // >= 0 ⇔ origin inside or on
-    let speed = normal.dot(&ray.dir); // along the outward normal
-    let t = depth / speed;
-    let inside = depth.simd_ge(zero);
-    let outside = depth.simd_lt(zero);
+    let height = dot_plus_compensated(normal, &ray.origin.coords, -offset); // <= 0 ⇔ inside or on
+    let speed = dot_plus_compensated(normal, &ray.dir, zero); // along the outward normal
+    let t = -height / speed;
+    let inside = height.simd_le(zero);
+    let outside = height.simd_gt(zero);
     let crosses = (outside & speed.simd_lt(zero)) | (inside & speed.simd_gt(zero));
     let finite = all_finite(&ray.origin.coords) & all_finite(&ray.dir);
     let mask = finite & crosses & t.simd_le(max_t);
     let hit = LaneHit {
         mask,
         t,
-        normal: *normal,
+        normal: *unit_normal,
         face: zero,
     };
     if solid {
@@ -112,23 +136,24 @@ pub fn ray_cast_half_space<T: Lane>(
     }
 }
 
-/// The point of the plane closest to `point`, `p − (n·p − offset) n`, and
-/// whether `point` is inside or on the half-space.
+/// The point of the plane closest to `point`, `p − ((n·p − offset)/|n|²) n`
+/// (the height compensated), and whether `point` is inside or on the
+/// half-space.
 #[inline]
 pub fn project_point_half_space<T: Lane>(
     point: &Point3<T>,
     normal: &Vector3<T>,
     offset: T,
 ) -> LaneProjection<T> {
-    let height = normal.dot(&point.coords) - offset;
+    let height = dot_plus_compensated(normal, &point.coords, -offset);
     LaneProjection {
-        point: point - normal * height,
+        point: point - normal * (height / normal.norm_squared()),
         inside: height.simd_le(T::zero()),
     }
 }
 
-/// The box of `normal · x <= offset` (unit `normal`): `±N::max_value()` on
-/// every side, except the bounded side when the normal is along an axis.
+/// The box of `normal · x <= offset`: `±N::max_value()` on every side,
+/// except the bounded side when the normal is along an axis.
 fn half_space_aabb<N: Real>(normal: &Vector3<N>, offset: N) -> Aabb<N> {
     let unbounded = N::max_value().unwrap_or_else(N::one);
     let mut mins = Point3::from(Vector3::repeat(-unbounded));
@@ -136,7 +161,6 @@ fn half_space_aabb<N: Real>(normal: &Vector3<N>, offset: N) -> Aabb<N> {
     let zero = N::zero();
     let mut nonzero = (0..3).filter(|&k| normal[k] != zero);
     if let (Some(axis), None) = (nonzero.next(), nonzero.next()) {
-        // n_k x_k <= offset with n_k = ±1 (exactly, after normalisation).
         let bound = offset / normal[axis];
         if normal[axis] > zero {
             maxs[axis] = bound;
@@ -154,6 +178,7 @@ impl<N: Real> LaneShape<N> for HalfSpace<N> {
             ray,
             &self.normal.map(T::splat),
             T::splat(self.offset),
+            &self.unit_normal.map(T::splat),
             max_t,
             solid,
         )
@@ -213,9 +238,10 @@ mod tests {
 
     #[test]
     fn hand_checked_hits() {
-        // z <= 2 from z = 5 at speed 3 down: t = (2 − 5) / −3 = 1.
-        let floor = HalfSpace::new(Vector3::new(0.0, 0.0, 7.0), 2.0);
-        assert_eq!(floor.normal, Vector3::new(0.0, 0.0, 1.0));
+        // 7z <= 14, i.e. z <= 2, from z = 5 at speed 3 down:
+        // t = (14 − 35) / −21 = 1.
+        let floor = HalfSpace::new(Vector3::new(0.0, 0.0, 7.0), 14.0);
+        assert_eq!(floor.unit_normal(), Vector3::new(0.0, 0.0, 1.0));
         let hit = cast(&floor, [1.0, -4.0, 5.0], [0.5, 0.0, -3.0], true).unwrap();
         assert_eq!(
             hit,
@@ -225,9 +251,9 @@ mod tests {
                 feature: FeatureId::Face(0)
             }
         );
-        // n = (0, 3, 4) / 5, offset 1; from (0, 0, 5) straight down:
-        // n·o = 4, n·d = −0.8, t = (1 − 4) / −0.8 = 3.75.
-        let tilted = HalfSpace::new(Vector3::new(0.0, 3.0, 4.0), 1.0);
+        // n = (0, 3, 4), offset 5 (the unit plane at distance 1); from
+        // (0, 0, 5) straight down: n·o = 20, n·d = −4, t = (5 − 20) / −4 = 3.75.
+        let tilted = HalfSpace::new(Vector3::new(0.0, 3.0, 4.0), 5.0);
         let hit = cast(&tilted, [0.0, 0.0, 5.0], [0.0, 0.0, -1.0], true).unwrap();
         assert!((hit.t - 3.75).abs() < 1e-15);
         assert!((hit.normal - Vector3::new(0.0, 0.6, 0.8)).norm() < 1e-15);
@@ -300,9 +326,9 @@ mod tests {
         assert!(HalfSpace::try_new(Vector3::new(0.0, 0.0, 1.0), nan).is_err());
         // Huge and tiny normals normalise without overflow or underflow.
         let huge = HalfSpace::new(Vector3::new(3.0e30f32, 4.0e30, 0.0), 1.0);
-        assert!((huge.normal - Vector3::new(0.6, 0.8, 0.0)).norm() < 1e-7);
+        assert!((huge.unit_normal() - Vector3::new(0.6, 0.8, 0.0)).norm() < 1e-7);
         let tiny = HalfSpace::new(Vector3::new(0.0f32, -1.0e-40, 0.0), 1.0);
-        assert_eq!(tiny.normal, Vector3::new(0.0, -1.0, 0.0));
+        assert_eq!(tiny.unit_normal(), Vector3::new(0.0, -1.0, 0.0));
         assert_eq!(floor.support_local(&Vector3::new(0.0, 0.0, 1.0)), None);
     }
 
@@ -337,8 +363,8 @@ mod tests {
             floor.local_aabb(),
             Aabb::new(Point3::new(-big, -big, -big), Point3::new(big, big, 2.0))
         );
-        // −y <= 3 ⇔ y >= −3: tight below only.
-        let wall = HalfSpace::new(Vector3::new(0.0, -2.0, 0.0), 3.0);
+        // −2y <= 6 ⇔ y >= −3: tight below only.
+        let wall = HalfSpace::new(Vector3::new(0.0, -2.0, 0.0), 6.0);
         assert_eq!(
             wall.local_aabb(),
             Aabb::new(Point3::new(-big, -3.0, -big), Point3::new(big, big, big))

@@ -32,6 +32,11 @@ pub mod prelude {
     pub use geom_core::{
         Aabb, FeatureId, GeomError, LaneShape, PointProjection, Ray, RayHit, Real, Shape, ShapeKind,
     };
-    pub use geom_prims::Sphere;
+    pub use geom_prims::{Capsule, Cone, Cuboid, Cylinder, Ellipsoid, HalfSpace, Segment, Sphere, Triangle};
     pub use nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
 }
+
+/// The README's example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;

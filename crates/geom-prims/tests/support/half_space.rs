@@ -1,5 +1,6 @@
-//! Half-space spec: `n̂·(p − T) − offset` with `n̂` the rotated unit normal
-//! and `T` the pose's translation.
+//! Half-space spec: `n̂·(p − T) − offset/|n|` with `n̂` the rotated unit
+//! normal and `T` the pose's translation (the shape is `n·x <= offset` in
+//! its local frame, `n` as given).
 
 use super::*;
 use geom_prims::HalfSpace;
@@ -39,6 +40,10 @@ impl HalfSpaceSpec {
     fn world_normal(&self) -> Vector3<f64> {
         pose64(&self.translation, self.rotation).rotation * self.normal.normalize()
     }
+    /// The plane's distance from the local origin along the unit normal.
+    fn unit_offset(&self) -> f64 {
+        self.offset / self.normal.norm()
+    }
 }
 
 impl Spec for HalfSpaceSpec {
@@ -55,16 +60,15 @@ impl Spec for HalfSpaceSpec {
         )
     }
     fn implicit(&self, p: &Point3<f64>) -> f64 {
-        self.world_normal().dot(&(p - self.translation)) - self.offset
+        self.world_normal().dot(&(p - self.translation)) - self.unit_offset()
     }
     fn size(&self) -> f64 {
         1.0
     }
-    /// The pose's origin, not the plane point `T + n̂·offset`: the f32
-    /// normal is rounded, which tilts the plane by ~eps about the local
-    /// origin, so `|origin − T|` is the scale the f32 inputs carry (the
-    /// suite's floor). Rays aimed here still cross the plane `|offset| <= 5`
-    /// away.
+    /// The pose's origin, not the plane point: the f32 pose rotation moves
+    /// the local origin by ~eps·|origin − T|, the scale the f32 inputs carry
+    /// (the suite's floor). Rays aimed here still cross the plane at most
+    /// `|offset|/|n| <= 50` away.
     fn center(&self) -> Point3<f64> {
         self.translation
     }
@@ -79,7 +83,7 @@ impl Spec for HalfSpaceSpec {
         };
         let u = n.cross(&helper).normalize();
         let v = n.cross(&u);
-        let center = self.translation + n * self.offset;
+        let center = self.translation + n * self.unit_offset();
         let steps = 200;
         let mut samples = Vec::with_capacity((steps + 1) * (steps + 1));
         for i in 0..=steps {

@@ -1,0 +1,53 @@
+//! The stable ray–sphere quadratic, the root of every quadric ray cast.
+
+use nalgebra::SimdValue;
+
+use crate::ray::{LaneHit, Ray};
+use crate::scalar::Lane;
+
+/// Ray (any `dir` length, `t` in units of `dir`) against a sphere of `radius`
+/// centred at the origin, on lanes.
+///
+/// Stable form after Haines et al., *Ray Tracing Gems* ch. 7: the discriminant
+/// is `r² − |l|²` with `l` the closest approach to the centre (no cancellation
+/// against `|f|²`), the near root is `c / q` and the far root `q / a` with
+/// `q = b + sign(b)·√(a·disc)`, so neither subtracts nearly equal numbers.
+#[inline]
+pub fn ray_cast_sphere<T: Lane>(ray: &Ray<T>, radius: T, max_t: T, solid: bool) -> LaneHit<T> {
+    let zero = T::zero();
+    let f = ray.origin.coords;
+    let dir = ray.dir;
+    let a = dir.norm_squared();
+    let b = -f.dot(&dir);
+    let closest_approach = f + dir * (b / a);
+    let r2 = radius * radius;
+    let disc = r2 - closest_approach.norm_squared();
+    let c = f.norm_squared() - r2; // > 0 ⇔ origin outside
+    let root = (a * disc.simd_max(zero)).simd_sqrt();
+    let q = b + root.select(b.simd_ge(zero), -root);
+    let t_entry = c / q;
+    let t_exit = (q / a).select(b.simd_ge(zero), c / q);
+    let outside = c.simd_gt(zero);
+    let crosses = disc.simd_ge(zero);
+    // Outside: the entry, moving towards the centre. Inside (hollow): the exit.
+    let t = t_entry.select(outside, t_exit);
+    let in_range = t.simd_ge(zero) & t.simd_le(max_t);
+    let approaching = b.simd_gt(zero) | !outside;
+    let mask = crosses & approaching & in_range & a.simd_gt(zero);
+    let hit_point = f + dir * t;
+    let hit_length = hit_point.norm();
+    let normal = hit_point / hit_length;
+    // A zero radius has no surface direction: face the ray.
+    let normal = normal.select(hit_length.simd_gt(zero), -dir / a.simd_sqrt());
+    let hit = LaneHit {
+        mask,
+        t,
+        normal,
+        face: zero,
+    };
+    if solid {
+        hit.with_solid_inside(c.simd_le(zero), &dir)
+    } else {
+        hit
+    }
+}
