@@ -46,7 +46,7 @@ pub fn ray_cast_sphere<T: Lane>(ray: &Ray<T>, radius: T, max_t: T, solid: bool) 
         face: zero,
     };
     if solid {
-        hit.with_solid_inside(c.simd_le(zero), &dir)
+        hit.with_solid_inside(c.simd_le(zero), &dir, max_t)
     } else {
         hit
     }

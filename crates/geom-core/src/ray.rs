@@ -123,10 +123,12 @@ pub struct LaneHit<T: SimdRealField> {
 
 impl<T: Lane> LaneHit<T> {
     /// Applies the solid-shape rule: lanes whose origin is inside (or on) the
-    /// shape hit at `t = 0` with normal `-dir / |dir|` (zero for a zero `dir`).
+    /// shape hit at `t = 0` with normal `-dir / |dir|` (zero for a zero
+    /// `dir`), provided `0 <= max_t` (a negative or NaN `max_t` admits no hit).
     #[inline]
-    pub fn with_solid_inside(self, inside: T::SimdBool, dir: &Vector3<T>) -> Self {
+    pub fn with_solid_inside(self, inside: T::SimdBool, dir: &Vector3<T>, max_t: T) -> Self {
         let zero = T::zero();
+        let inside = inside & max_t.simd_ge(zero);
         let length = dir.norm();
         let has_length = length.simd_gt(zero);
         let inverse_length = (T::one() / length).select(has_length, zero);

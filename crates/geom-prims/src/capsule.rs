@@ -185,7 +185,7 @@ pub fn ray_cast_capsule<T: Lane>(
         ..best
     };
     if solid {
-        hit.with_solid_inside(inside, &dir)
+        hit.with_solid_inside(inside, &dir, max_t)
     } else {
         hit
     }

@@ -128,7 +128,7 @@ pub fn ray_cast_cuboid<T: Lane>(
         face,
     };
     if solid {
-        hit.with_solid_inside(inside & all_finite(&origin), &dir)
+        hit.with_solid_inside(inside & all_finite(&origin), &dir, max_t)
     } else {
         hit
     }

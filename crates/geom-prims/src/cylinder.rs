@@ -171,7 +171,7 @@ pub fn ray_cast_cylinder<T: Lane>(
         face: zero.select(on_side, cap),
     };
     if solid {
-        hit.with_solid_inside(inside, &dir)
+        hit.with_solid_inside(inside, &dir, max_t)
     } else {
         hit
     }

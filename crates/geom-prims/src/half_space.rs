@@ -130,7 +130,7 @@ pub fn ray_cast_half_space<T: Lane>(
         face: zero,
     };
     if solid {
-        hit.with_solid_inside(inside & finite, &ray.dir)
+        hit.with_solid_inside(inside & finite, &ray.dir, max_t)
     } else {
         hit
     }

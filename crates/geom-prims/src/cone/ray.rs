@@ -111,7 +111,7 @@ pub fn ray_cast_cone<T: Lane>(
         face: T::one().select(is_base, zero),
     };
     if solid {
-        hit.with_solid_inside(inside, &dir)
+        hit.with_solid_inside(inside, &dir, max_t)
     } else {
         hit
     }

@@ -81,7 +81,7 @@ pub fn ray_cast_ellipsoid<T: Lane>(ray: &Ray<T>, radii: &Vector3<T>, max_t: T, s
         face: zero,
     };
     if solid {
-        hit.with_solid_inside(inside, &ray.dir)
+        hit.with_solid_inside(inside, &ray.dir, max_t)
     } else {
         hit
     }
