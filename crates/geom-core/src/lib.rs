@@ -20,6 +20,7 @@ pub mod aabb;
 pub mod distance;
 pub mod error;
 pub mod exact;
+pub mod pose;
 pub mod projection;
 pub mod quadratic;
 pub mod ray;
@@ -28,6 +29,7 @@ pub mod shape;
 
 pub use aabb::Aabb;
 pub use error::GeomError;
+pub use pose::PoseMatrix;
 pub use projection::{LaneProjection, PointProjection};
 pub use ray::{FeatureId, LaneHit, Ray, RayHit};
 pub use scalar::{Lane, Real, all_finite, lit};

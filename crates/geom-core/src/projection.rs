@@ -2,6 +2,7 @@
 
 use nalgebra::{Isometry3, Point3, Scalar, SimdBool, SimdRealField};
 
+use crate::pose::PoseMatrix;
 use crate::scalar::{Lane, Real};
 
 /// The closest point of a shape to a query point.
@@ -19,7 +20,7 @@ impl<N: Real> PointProjection<N> {
     #[inline]
     pub fn transformed(self, pose: &Isometry3<N>) -> Self {
         PointProjection {
-            point: pose * self.point,
+            point: PoseMatrix::new(pose).point_to_world(&self.point),
             ..self
         }
     }

@@ -2,6 +2,7 @@
 
 use nalgebra::{Isometry3, Point3, Scalar, SimdBool, SimdRealField, SimdValue, Vector3};
 
+use crate::pose::PoseMatrix;
 use crate::scalar::{Lane, Real};
 
 /// A ray `origin + t * dir`, `t >= 0`. `dir` need not be unit length: hit
@@ -46,19 +47,20 @@ impl<N: Real> Ray<N> {
     /// `dir` is only rotated: `t` means the same in both frames.
     #[inline]
     pub fn inverse_transformed(&self, pose: &Isometry3<N>) -> Self {
-        let relative = self.origin.coords - pose.translation.vector;
+        let matrix = PoseMatrix::new(pose);
         Ray {
-            origin: Point3::from(pose.rotation.inverse_transform_vector(&relative)),
-            dir: pose.rotation.inverse_transform_vector(&self.dir),
+            origin: matrix.point_to_local(&self.origin),
+            dir: matrix.vector_to_local(&self.dir),
         }
     }
 
     /// This local-space ray expressed in world space.
     #[inline]
     pub fn transformed(&self, pose: &Isometry3<N>) -> Self {
+        let matrix = PoseMatrix::new(pose);
         Ray {
-            origin: pose * self.origin,
-            dir: pose.rotation * self.dir,
+            origin: matrix.point_to_world(&self.origin),
+            dir: matrix.vector_to_world(&self.dir),
         }
     }
 }
@@ -98,7 +100,7 @@ impl<N: Real> RayHit<N> {
     #[inline]
     pub fn transformed(self, pose: &Isometry3<N>) -> Self {
         RayHit {
-            normal: pose.rotation * self.normal,
+            normal: PoseMatrix::new(pose).vector_to_world(&self.normal),
             ..self
         }
     }

@@ -5,6 +5,7 @@ use std::fmt::Debug;
 use nalgebra::{Isometry3, Point3, Vector3};
 
 use crate::aabb::Aabb;
+use crate::pose::PoseMatrix;
 use crate::projection::LaneProjection;
 use crate::projection::PointProjection;
 use crate::quadratic::ray_cast_sphere;
@@ -93,10 +94,11 @@ pub trait Shape<N: Real>: Debug + Send + Sync {
         if t_start > max_t {
             return None;
         }
+        let matrix = PoseMatrix::new(pose);
         let start = relative + ray.dir * t_start;
         let local = Ray::new(
-            Point3::from(pose.rotation.inverse_transform_vector(&start)),
-            pose.rotation.inverse_transform_vector(&ray.dir),
+            Point3::from(matrix.vector_to_local(&start)),
+            matrix.vector_to_local(&ray.dir),
         );
         // The first hit along the whole local ray is the first after
         // `t_start`; cut at `max_t` after adding the start back, so that the
@@ -105,7 +107,8 @@ pub trait Shape<N: Real>: Debug + Send + Sync {
         let t = t_start + hit.t;
         (t <= max_t).then(|| RayHit {
             t,
-            ..hit.transformed(pose)
+            normal: matrix.vector_to_world(&hit.normal),
+            feature: hit.feature,
         })
     }
 
@@ -124,16 +127,18 @@ pub trait Shape<N: Real>: Debug + Send + Sync {
         point: &Point3<N>,
         solid: bool,
     ) -> Option<PointProjection<N>> {
-        let relative = point.coords - pose.translation.vector;
-        let local = Point3::from(pose.rotation.inverse_transform_vector(&relative));
-        let projection = self.closest_point_local(&local, solid)?;
+        let matrix = PoseMatrix::new(pose);
+        let projection = self.closest_point_local(&matrix.point_to_local(point), solid)?;
         Some(if solid && projection.is_inside {
             PointProjection {
                 point: *point,
                 is_inside: true,
             }
         } else {
-            projection.transformed(pose)
+            PointProjection {
+                point: matrix.point_to_world(&projection.point),
+                is_inside: projection.is_inside,
+            }
         })
     }
 
@@ -147,8 +152,7 @@ pub trait Shape<N: Real>: Debug + Send + Sync {
 
     /// Signed distance from a world point to the boundary (negative inside).
     fn distance(&self, pose: &Isometry3<N>, point: &Point3<N>) -> Option<N> {
-        let relative = point.coords - pose.translation.vector;
-        self.distance_local(&Point3::from(pose.rotation.inverse_transform_vector(&relative)))
+        self.distance_local(&PoseMatrix::new(pose).point_to_local(point))
     }
 
     /// The point of the shape farthest along `dir` in the local frame
@@ -157,8 +161,9 @@ pub trait Shape<N: Real>: Debug + Send + Sync {
 
     /// [`Shape::support_local`] for a world direction, answered in world space.
     fn support(&self, pose: &Isometry3<N>, dir: &Vector3<N>) -> Option<Point3<N>> {
-        self.support_local(&pose.rotation.inverse_transform_vector(dir))
-            .map(|p| pose * p)
+        let matrix = PoseMatrix::new(pose);
+        self.support_local(&matrix.vector_to_local(dir))
+            .map(|p| matrix.point_to_world(&p))
     }
 }
 

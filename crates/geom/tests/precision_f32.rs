@@ -324,9 +324,6 @@ fn ray_bound(kind: &str, category: &str) -> f64 {
         ("cone", "far_small") => 10.0,
         ("cone", _) => 6.0,
         ("cylinder", "far_small" | "max_t") => 5.0,
-        // Exits from the centre of a rotated shape: the f32 rotation of
-        // `dir` (a few ulps) moves the exit point.
-        ("cuboid" | "ellipsoid", "inside") => 5.0,
         _ => 4.0,
     }
 }

@@ -305,14 +305,14 @@ pub(crate) mod tests {
             );
             report(&format!("unrotated at 1e6, solid {solid}"), errors, 1000, 24.0);
             // The f32 pose rotation (Shape::ray_cast in geom-core, before the
-            // kernel) adds a few ulp of the rotated vector, which starts just
-            // outside the bounding sphere: measured p99 2.8, max 27 (a
-            // grazing hit; the unrotated case reaches 14).
+            // kernel) adds about an ulp of the rotated vector, which starts
+            // just outside the bounding sphere: measured p99 2.8, max 9.0
+            // (the unrotated case reaches 14 on a grazing hit).
             let (p99, max, hits) = ulp_errors(radii, (Vector3::new(1e6, -1e6, 1e6), TILT), &rays, solid);
             println!(
                 "ellipsoid f32 rotated at 1e6, solid {solid}: p99 {p99:.2} ulp, max {max:.2} ulp over {hits} hits"
             );
-            assert!(hits > 1000 && p99 <= 4.0 && max <= 32.0);
+            assert!(hits > 1000 && p99 <= 4.0 && max <= 16.0);
         }
     }
 
