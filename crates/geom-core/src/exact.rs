@@ -170,4 +170,30 @@ mod tests {
             "{value} vs {exact}"
         );
     }
+
+    #[test]
+    fn offset_along_keeps_the_short_offset() {
+        // A ray from near the origin to a point 1e4 away, restarted next to
+        // it: the f32 result is within an ulp of the f64 one, and t = 0
+        // gives the plain difference.
+        let origin = nalgebra::Point3::new(0.3f32, -0.7, 0.1);
+        let point = nalgebra::Point3::new(12345.678f32, -9876.543, 4321.5);
+        let dir = point - origin + Vector3::new(0.01, -0.02, 0.03);
+        let t = 0.999_9f32;
+        let value = offset_along(&origin, &point, &dir, t);
+        let exact = origin.cast::<f64>() - point.cast::<f64>() + dir.cast::<f64>() * t as f64;
+        for i in 0..3 {
+            let ulp = (exact[i].abs() as f32).max(f32::MIN_POSITIVE) * f32::EPSILON;
+            assert!(
+                (value[i] as f64 - exact[i]).abs() <= ulp as f64,
+                "{value:?} vs {exact:?}"
+            );
+        }
+        assert_eq!(offset_along(&origin, &point, &dir, 0.0), origin - point);
+        // And a compensated height over the same long difference.
+        let a = Vector3::new(0.6f32, 0.8, 0.0);
+        let height = dot_difference_compensated(&a, &origin, &point) as f64;
+        let exact = a.cast::<f64>().dot(&(origin.cast::<f64>() - point.cast::<f64>()));
+        assert!((height - exact).abs() <= f32::EPSILON as f64 * exact.abs());
+    }
 }
