@@ -7,7 +7,7 @@
 //! Sci. Comput. 26(6), 2005). Written without fused multiply-add, so the
 //! scalar and SIMD lanes agree bit for bit.
 
-use nalgebra::Vector3;
+use nalgebra::{Point3, Vector3};
 use num_traits::One;
 
 use crate::scalar::{Lane, lit};
@@ -67,6 +67,76 @@ pub fn dot_plus_compensated<T: Lane>(a: &Vector3<T>, b: &Vector3<T>, c: T) -> T 
     compensated.select(finite, plain)
 }
 
+/// `origin − point + t·dir` per component as an unevaluated sum
+/// `(sum, correction)`, exact to about the square of the working precision:
+/// the difference `origin − point` (TwoSum) and the product `t·dir`
+/// (TwoProduct) are kept exactly and their leading parts added with TwoSum,
+/// the three error terms gathered in `correction` (Ogita, Rump and Oishi's
+/// Sum2 without the final addition). So when `origin` is far from `point`
+/// and `t` carries the ray close to it, the result keeps the bits of the
+/// short offset that a plain `(origin − point) + t·dir` would lose to the
+/// rounding of the long one. Where the error terms overflow, `correction`
+/// is zero and `sum` the plain expression.
+#[inline]
+pub fn offset_along_split<T: Lane>(
+    origin: &Point3<T>,
+    point: &Point3<T>,
+    dir: &Vector3<T>,
+    t: T,
+) -> (Vector3<T>, Vector3<T>) {
+    let zero = T::zero();
+    let pairs = Vector3::from_fn(|i, _| {
+        let (difference, difference_error) = two_sum(origin[i], -point[i]);
+        let (step, step_error) = two_product(t, dir[i]);
+        let (sum, sum_error) = two_sum(difference, step);
+        let correction = (difference_error + step_error) + sum_error;
+        let finite = (correction * zero).simd_eq(zero);
+        (sum, correction.select(finite, zero))
+    });
+    (pairs.map(|(sum, _)| sum), pairs.map(|(_, correction)| correction))
+}
+
+/// [`offset_along_split`] rounded once: `origin − point + t·dir` to about
+/// an ulp of the result. With `t = 0` it equals the plain difference
+/// `origin − point` exactly.
+#[inline]
+pub fn offset_along<T: Lane>(origin: &Point3<T>, point: &Point3<T>, dir: &Vector3<T>, t: T) -> Vector3<T> {
+    let (sum, correction) = offset_along_split(origin, point, dir, t);
+    sum + correction
+}
+
+/// `a · (origin − point)`, computed as if in twice the working precision
+/// then rounded: the difference is kept exactly (TwoSum per component) and
+/// its error terms enter [`dot_plus_compensated`] through the addend. A
+/// plane through `point` far from `origin` keeps the bits of the offset.
+#[inline]
+pub fn dot_difference_compensated<T: Lane>(a: &Vector3<T>, origin: &Point3<T>, point: &Point3<T>) -> T {
+    let pairs = Vector3::from_fn(|i, _| two_sum(origin[i], -point[i]));
+    let difference = pairs.map(|(d, _)| d);
+    let error = pairs.map(|(_, e)| e);
+    dot_plus_compensated(a, &difference, a.dot(&error))
+}
+
+/// Where a ray may start, `t₀ ≥ 0` in units of `dir`, without passing any
+/// point within `bounding_radius` of a centre (`from_center` is the ray
+/// origin minus that centre): `t₀ = t_closest − R/|dir|`, the closest
+/// approach to the centre minus the radius `R` of a slightly larger sphere
+/// (an eighth more, plus 16 f32 ulps of `|from_center|` for the rounding of
+/// `t₀` itself), or `0` where that is negative or not finite.
+///
+/// A kernel that restarts its ray at `t₀` (with [`offset_along`]) solves a
+/// short, well-conditioned problem next to the shape instead of a long one,
+/// and adds `t₀` back to its answer (one rounding of `t`).
+#[inline]
+pub fn start_near_sphere<T: Lane>(from_center: &Vector3<T>, dir: &Vector3<T>, bounding_radius: T) -> T {
+    let zero = T::zero();
+    let dir_squared = dir.norm_squared();
+    let margin = bounding_radius * lit::<T>(1.125) + from_center.norm() * lit::<T>(2f64.powi(-20));
+    let t_start = -from_center.dot(dir) / dir_squared - margin / dir_squared.simd_sqrt();
+    let usable = t_start.simd_gt(zero) & t_start.simd_lt(lit::<T>(f64::INFINITY));
+    t_start.select(usable, zero)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -99,5 +169,31 @@ mod tests {
             (value - exact).abs() <= f32::EPSILON as f64 * exact.abs(),
             "{value} vs {exact}"
         );
+    }
+
+    #[test]
+    fn offset_along_keeps_the_short_offset() {
+        // A ray from near the origin to a point 1e4 away, restarted next to
+        // it: the f32 result is within an ulp of the f64 one, and t = 0
+        // gives the plain difference.
+        let origin = nalgebra::Point3::new(0.3f32, -0.7, 0.1);
+        let point = nalgebra::Point3::new(12345.678f32, -9876.543, 4321.5);
+        let dir = point - origin + Vector3::new(0.01, -0.02, 0.03);
+        let t = 0.999_9f32;
+        let value = offset_along(&origin, &point, &dir, t);
+        let exact = origin.cast::<f64>() - point.cast::<f64>() + dir.cast::<f64>() * t as f64;
+        for i in 0..3 {
+            let ulp = (exact[i].abs() as f32).max(f32::MIN_POSITIVE) * f32::EPSILON;
+            assert!(
+                (value[i] as f64 - exact[i]).abs() <= ulp as f64,
+                "{value:?} vs {exact:?}"
+            );
+        }
+        assert_eq!(offset_along(&origin, &point, &dir, 0.0), origin - point);
+        // And a compensated height over the same long difference.
+        let a = Vector3::new(0.6f32, 0.8, 0.0);
+        let height = dot_difference_compensated(&a, &origin, &point) as f64;
+        let exact = a.cast::<f64>().dot(&(origin.cast::<f64>() - point.cast::<f64>()));
+        assert!((height - exact).abs() <= f32::EPSILON as f64 * exact.abs());
     }
 }

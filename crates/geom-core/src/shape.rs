@@ -5,13 +5,13 @@ use std::fmt::Debug;
 use nalgebra::{Isometry3, Point3, Vector3};
 
 use crate::aabb::Aabb;
+use crate::exact::{offset_along, start_near_sphere};
 use crate::pose::PoseMatrix;
 use crate::projection::LaneProjection;
 use crate::projection::PointProjection;
-use crate::quadratic::ray_cast_sphere;
 use crate::ray::LaneHit;
 use crate::ray::{Ray, RayHit};
-use crate::scalar::{Lane, Real, lit};
+use crate::scalar::{Lane, Real};
 
 /// What kind of shape an object is: the key of pair dispatch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -75,11 +75,11 @@ pub trait Shape<N: Real>: Debug + Send + Sync {
     /// `pose`; the normal is returned in world space and `t` is unchanged.
     ///
     /// Undoing a rotation rounds in proportion to the length of the vector
-    /// rotated, so for a rotated pose the local ray starts where the world
-    /// ray enters a sphere just larger than the shape's bounding radius (found with
-    /// the stable quadratic, see [`start_near_shape`]): a ray from far away
-    /// then loses no more to the rotation than one starting next to the
-    /// shape. A ray that misses that sphere misses the shape.
+    /// rotated, so for a rotated pose the local ray starts next to the shape,
+    /// outside a sphere just larger than its bounding radius
+    /// ([`start_near_sphere`], the start point computed with
+    /// [`offset_along`]): a ray from far away then loses no more to the
+    /// rotation than one starting next to the shape.
     fn ray_cast(&self, pose: &Isometry3<N>, ray: &Ray<N>, max_t: N, solid: bool) -> Option<RayHit<N>> {
         if !ray.is_finite() {
             return None;
@@ -90,12 +90,19 @@ pub trait Shape<N: Real>: Debug + Send + Sync {
             let local = Ray::new(Point3::from(relative), ray.dir);
             return self.ray_cast_local(&local, max_t, solid);
         }
-        let t_start = start_near_shape(&self.local_aabb(), &relative, &ray.dir)?;
+        let aabb = self.local_aabb();
+        let reach = aabb.mins.coords.abs().sup(&aabb.maxs.coords.abs()).norm();
+        let t_start = start_near_sphere(&relative, &ray.dir, reach);
         if t_start > max_t {
             return None;
         }
         let matrix = PoseMatrix::new(pose);
-        let start = relative + ray.dir * t_start;
+        let start = offset_along(
+            &ray.origin,
+            &Point3::from(pose.translation.vector),
+            &ray.dir,
+            t_start,
+        );
         let local = Ray::new(
             Point3::from(matrix.vector_to_local(&start)),
             matrix.vector_to_local(&ray.dir),
@@ -182,36 +189,4 @@ pub trait LaneShape<N: Real> {
     /// The closest boundary point in the local frame, one point per lane,
     /// and whether the point is inside (or on) the shape.
     fn project_point_lanes<T: Lane<Element = N>>(&self, point: &Point3<T>) -> LaneProjection<T>;
-}
-
-/// Where a ray (origin relative to the shape's local origin) may start
-/// without skipping a hit: the entry into a sphere just larger than the
-/// bounding radius of `local_aabb` around the local origin, or `0` when the
-/// origin is already inside it (or the bound is not finite). `None` when the ray
-/// misses that sphere, and so the shape.
-pub fn start_near_shape<N: Real>(
-    local_aabb: &Aabb<N>,
-    relative_origin: &Vector3<N>,
-    dir: &Vector3<N>,
-) -> Option<N> {
-    let reach = local_aabb
-        .mins
-        .coords
-        .abs()
-        .sup(&local_aabb.maxs.coords.abs())
-        .norm();
-    // An eighth of the reach keeps the start outside the shape; the second
-    // term (8 f32 ulps of the origin's distance) covers the rounding of the
-    // start point itself when the origin is very far away.
-    let radius = reach * lit::<N>(1.125) + relative_origin.norm() * lit::<N>(2f64.powi(-20));
-    if !(radius * radius).is_finite() || relative_origin.norm_squared() <= radius * radius {
-        return Some(N::zero());
-    }
-    let entry = ray_cast_sphere(
-        &Ray::new(Point3::from(*relative_origin), *dir),
-        radius,
-        N::max_value()?,
-        false,
-    );
-    entry.mask.then_some(entry.t)
 }

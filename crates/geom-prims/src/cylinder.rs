@@ -1,5 +1,6 @@
 //! The capped solid cylinder between two points.
 
+use geom_core::exact::{dot_difference_compensated, dot_plus_compensated, offset_along, start_near_sphere};
 use geom_core::{
     Aabb, GeomError, Lane, LaneHit, LaneProjection, LaneShape, PointProjection, Ray, RayHit, Real, Shape,
     ShapeKind, lit,
@@ -98,12 +99,18 @@ pub fn ray_cast_cylinder<T: Lane>(
     let two = lit::<T>(2.0);
     let unbounded = lit::<T>(f64::INFINITY);
     let dir = ray.dir;
-    // Subtract first: a small cylinder far from the origin keeps its bits.
-    let from_p0 = ray.origin - p0;
-    let from_p1 = ray.origin - p1;
     let axis = p1 - p0;
     let axis_squared = axis.norm_squared();
     let radius_squared = radius * radius;
+    // Restart the ray next to the cylinder (bounding sphere about the axis
+    // midpoint), with the offsets to the cap centres computed exactly
+    // enough that a small cylinder far away keeps its bits; `t_start` is
+    // added back at the end. Zero for origins near the cylinder, where
+    // nothing changes.
+    let from_middle = (ray.origin - p0) - axis * lit::<T>(0.5);
+    let bounding_radius = (axis_squared * lit::<T>(0.25) + radius_squared).simd_sqrt();
+    let t_start = start_near_sphere(&from_middle, &dir, bounding_radius);
+    let from_p0 = offset_along(&ray.origin, p0, &dir, t_start);
 
     // The infinite cylinder as a 2D circle problem (see the doc comment).
     let moment = axis.cross(&from_p0);
@@ -131,10 +138,14 @@ pub fn ray_cast_cylinder<T: Lane>(
         .simd_max(root_by_a)
         .select(crosses_side, never_out(parallel_within));
 
-    // The slab between the cap planes, each crossing relative to its centre.
-    let axial_rate = axis.dot(&dir);
-    let height_above_p0 = axis.dot(&from_p0); // >= 0 on p1's side of the p0 plane
-    let height_above_p1 = axis.dot(&from_p1); // <= 0 on p0's side of the p1 plane
+    // The slab between the cap planes, each crossing relative to its centre
+    // and timed from the ray's own origin: height and rate each rounded
+    // once (compensated), then divided, so that a crossing time that is a
+    // float comes out exactly and a far cap keeps its bits.
+    let axial_rate = dot_plus_compensated(&axis, &dir, zero);
+    // >= 0 on p1's side of the p0 plane, <= 0 on p0's side of the p1 plane.
+    let height_above_p0 = dot_difference_compensated(&axis, &ray.origin, p0);
+    let height_above_p1 = dot_difference_compensated(&axis, &ray.origin, p1);
     let t_plane0 = -height_above_p0 / axial_rate;
     let t_plane1 = -height_above_p1 / axial_rate;
     let rising = axial_rate.simd_gt(zero);
@@ -147,16 +158,21 @@ pub fn ray_cast_cylinder<T: Lane>(
     let enter_cap = one.select(rising, two);
     let exit_cap = two.select(rising, one);
 
+    // The side's crossings counted from the ray's own origin again.
+    let side_enter = t_start + side_enter;
+    let side_exit = t_start + side_exit;
     let t_enter = side_enter.simd_max(slab_enter);
     let t_exit = side_exit.simd_min(slab_exit);
-    let inside = c.simd_le(zero) & within_slab;
+    // A restarted ray began outside the bounding sphere (and `c` is then
+    // the restart point's, not the origin's).
+    let inside = t_start.simd_le(zero) & c.simd_le(zero) & within_slab;
     // Outside: the entry. Inside (hollow): the exit.
     let t = t_exit.select(inside, t_enter);
     let on_side = (inside & side_exit.simd_le(slab_exit)) | (!inside & side_enter.simd_ge(slab_enter));
     let cap = exit_cap.select(inside, enter_cap);
     let mask = t_enter.simd_le(t_exit) & t.simd_ge(zero) & t.simd_le(max_t);
 
-    let hit_from_p0 = from_p0 + dir * t;
+    let hit_from_p0 = from_p0 + dir * (t - t_start);
     let radial = hit_from_p0 - axis * (axis.dot(&hit_from_p0) / axis_squared);
     let radial_length = radial.norm();
     let facing_back = -dir / dir.norm();

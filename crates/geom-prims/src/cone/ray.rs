@@ -1,5 +1,6 @@
 //! Ray against the solid capped cone.
 
+use geom_core::exact::{offset_along, start_near_sphere};
 use geom_core::{Lane, LaneHit, Ray, lit};
 use nalgebra::{Point3, SimdValue};
 
@@ -30,8 +31,16 @@ pub fn ray_cast_cone<T: Lane>(
     let zero = T::zero();
     let infinity = lit::<T>(f64::INFINITY);
     let dir = ray.dir;
-    let from_apex = ray.origin - apex;
-    let from_base = ray.origin - base;
+    // Restart the ray next to the cone (bounding sphere about the axis
+    // midpoint), with the offsets to the apex and base computed exactly
+    // enough that a small cone far away keeps its bits; `t_start` is added
+    // back at the end. Zero for origins near the cone, where nothing changes.
+    let axis = base - apex;
+    let from_middle = (ray.origin - apex) - axis * lit::<T>(0.5);
+    let bounding_radius = (axis.norm_squared() * lit::<T>(0.25) + radius * radius).simd_sqrt();
+    let t_start = start_near_sphere(&from_middle, &dir, bounding_radius);
+    let from_apex = offset_along(&ray.origin, apex, &dir, t_start);
+    let from_base = offset_along(&ray.origin, base, &dir, t_start);
     let (height, axis_unit, slope_squared) = cone_axis(apex, base, radius);
 
     // Lateral quadric along p(t) = from_apex + t dir.
@@ -89,7 +98,8 @@ pub fn ray_cast_cone<T: Lane>(
     // origin on the surface. Inside (hollow): the exit.
     let t = t_first.simd_max(zero).select(!inside, t_last.simd_max(zero));
     let ahead = t_last.simd_ge(zero) | (inside & t_last.simd_gt(-infinity));
-    let mask = ahead & t.simd_le(max_t);
+    let t_total = t_start + t;
+    let mask = ahead & t_total.simd_le(max_t);
     let is_base = (first_is_base & !inside) | (last_is_base & inside);
 
     // Lateral normal: the gradient of ρ − (r/h)·y, (h ρ̂ − r û)/√(h² + r²).
@@ -106,7 +116,7 @@ pub fn ray_cast_cone<T: Lane>(
     let normal = axis_unit.select(is_base, lateral_normal);
     let hit = LaneHit {
         mask,
-        t,
+        t: t_total,
         normal,
         face: T::one().select(is_base, zero),
     };
