@@ -1,56 +1,10 @@
-//! The capsule: all points within `radius` of the segment `a b`.
+//! Ray against the solid capsule.
 
 use geom_core::distance::closest_point_on_segment;
-use geom_core::{
-    Aabb, GeomError, Lane, LaneHit, LaneProjection, LaneShape, PointProjection, Ray, RayHit, Real, Shape,
-    ShapeKind, lit,
-};
+use geom_core::{Lane, LaneHit, Ray, lit};
 use nalgebra::{Point3, SimdValue, Vector3};
 
-use crate::basis::orthonormal_basis;
 use crate::sphere::ray_cast_sphere;
-
-/// A solid capsule: the points within `radius` of the segment from `a` to
-/// `b`, both given in the local frame (users think in endpoints; the
-/// kernels work with them directly rather than through a rotation).
-///
-/// A zero-length segment (`a == b`) is a sphere of `radius` at `a` and
-/// answers exactly as [`Sphere`](crate::Sphere) does, except that its hits
-/// report `Face(1)`. A zero radius is the segment itself.
-///
-/// Features: the cylindrical side is [`FeatureId::Face(0)`](geom_core::FeatureId),
-/// the hemisphere around `a` is `Face(1)`, the one around `b` is `Face(2)`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Capsule<N: Real> {
-    /// One end of the axis segment (local frame).
-    pub a: Point3<N>,
-    /// The other end of the axis segment (local frame).
-    pub b: Point3<N>,
-    /// The radius (finite, `>= 0`).
-    pub radius: N,
-}
-
-impl<N: Real> Capsule<N> {
-    /// The capsule around segment `a b`; `Err` names a non-finite `a` or `b`
-    /// or a negative, NaN or infinite `radius`.
-    pub fn try_from_points(a: Point3<N>, b: Point3<N>, radius: N) -> Result<Self, GeomError> {
-        crate::check_finite("capsule", "a", <[N; 3]>::from(a.coords))?;
-        crate::check_finite("capsule", "b", <[N; 3]>::from(b.coords))?;
-        Ok(Capsule {
-            a,
-            b,
-            radius: crate::check_non_negative("capsule", "radius", radius)?,
-        })
-    }
-
-    /// The capsule around segment `a b`.
-    ///
-    /// # Panics
-    /// With [`Capsule::try_from_points`]'s message when a parameter is invalid.
-    pub fn from_points(a: Point3<N>, b: Point3<N>, radius: N) -> Self {
-        Self::try_from_points(a, b, radius).unwrap_or_else(|e| panic!("{e}"))
-    }
-}
 
 /// Keeps `candidate` where `valid` and it is earlier than the current best.
 #[inline]
@@ -191,113 +145,13 @@ pub fn ray_cast_capsule<T: Lane>(
     }
 }
 
-/// The point of the capsule's boundary closest to `point`, and whether
-/// `point` is inside or on it.
-///
-/// The closest point of the segment (Ericson RTCD §5.1.2) pushed out by the
-/// radius. A point on the axis is pushed along a direction perpendicular to
-/// it (the first tangent of [`orthonormal_basis`]); for a zero-length axis
-/// and a point at its centre, along `+x`.
-#[inline]
-pub fn project_point_capsule<T: Lane>(
-    point: &Point3<T>,
-    a: &Point3<T>,
-    b: &Point3<T>,
-    radius: T,
-) -> LaneProjection<T> {
-    let zero = T::zero();
-    let from_a = point - a;
-    let axis = b - a;
-    let (nearest_on_axis, _) =
-        closest_point_on_segment(&Point3::from(from_a), &Point3::origin(), &Point3::from(axis));
-    let offset = from_a - nearest_on_axis.coords;
-    let distance_squared = offset.norm_squared();
-    let distance = distance_squared.simd_sqrt();
-    let axis_length = axis.norm();
-    let (perpendicular, _) = orthonormal_basis(&(axis / axis_length));
-    let fallback = perpendicular.select(axis_length.simd_gt(zero), Vector3::new(T::one(), zero, zero));
-    let outward = (offset / distance).select(distance.simd_gt(zero), fallback);
-    LaneProjection {
-        point: a + (nearest_on_axis.coords + outward * radius),
-        inside: distance_squared.simd_le(radius * radius),
-    }
-}
-
-impl<N: Real> LaneShape<N> for Capsule<N> {
-    #[inline]
-    fn ray_cast_lanes<T: Lane<Element = N>>(&self, ray: &Ray<T>, max_t: T, solid: bool) -> LaneHit<T> {
-        ray_cast_capsule(
-            ray,
-            &self.a.map(T::splat),
-            &self.b.map(T::splat),
-            T::splat(self.radius),
-            max_t,
-            solid,
-        )
-    }
-
-    #[inline]
-    fn project_point_lanes<T: Lane<Element = N>>(&self, point: &Point3<T>) -> LaneProjection<T> {
-        project_point_capsule(
-            point,
-            &self.a.map(T::splat),
-            &self.b.map(T::splat),
-            T::splat(self.radius),
-        )
-    }
-}
-
-impl<N: Real> Shape<N> for Capsule<N> {
-    fn kind(&self) -> ShapeKind {
-        ShapeKind::Capsule
-    }
-
-    fn is_convex(&self) -> bool {
-        true
-    }
-
-    fn local_aabb(&self) -> Aabb<N> {
-        Aabb::new(self.a.inf(&self.b), self.a.sup(&self.b)).loosened(self.radius)
-    }
-
-    fn ray_cast_local(&self, ray: &Ray<N>, max_t: N, solid: bool) -> Option<RayHit<N>> {
-        self.ray_cast_lanes(ray, max_t, solid).into_hit()
-    }
-
-    fn closest_point_local(&self, point: &Point3<N>, solid: bool) -> Option<PointProjection<N>> {
-        self.project_point_lanes(point).into_projection(point, solid)
-    }
-
-    fn support_local(&self, dir: &Vector3<N>) -> Option<Point3<N>> {
-        let length = dir.norm();
-        if !(length > N::zero() && length.is_finite()) {
-            return None;
-        }
-        let end = if (self.b - self.a).dot(dir) > N::zero() {
-            self.b
-        } else {
-            self.a
-        };
-        Some(end + dir * (self.radius / length))
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::Sphere;
-    use crate::test_support::{TestRng, assert_lanes_match_scalar, ulp_distance_f32};
-    use geom_core::FeatureId;
-    use nalgebra::Isometry3;
-
-    /// Axis along z from (0,0,-1) to (0,0,1), radius 0.5.
-    fn upright() -> Capsule<f64> {
-        Capsule::from_points(Point3::new(0.0, 0.0, -1.0), Point3::new(0.0, 0.0, 1.0), 0.5)
-    }
-
-    fn cast(shape: &Capsule<f64>, origin: [f64; 3], dir: [f64; 3], solid: bool) -> Option<RayHit<f64>> {
-        shape.ray_cast_local(&Ray::new(origin.into(), dir.into()), f64::INFINITY, solid)
-    }
+    use super::super::Capsule;
+    use super::super::tests::{cast, upright};
+    use crate::test_support::{TestRng, ulp_distance_f32};
+    use geom_core::{FeatureId, Ray, RayHit, Shape};
+    use nalgebra::{Point3, Vector3};
 
     #[test]
     fn side_hit_by_hand() {
@@ -366,168 +220,6 @@ mod tests {
         let ray = Ray::new(Point3::new(-5.0, 0.0, 0.0), Vector3::new(1.0, 0.0, 0.0));
         assert_eq!(capsule.ray_cast_local(&ray, 4.5, true).unwrap().t, 4.5);
         assert!(capsule.ray_cast_local(&ray, 4.499, true).is_none());
-    }
-
-    #[test]
-    fn closest_points_by_hand() {
-        let capsule = upright();
-        let project = |p: [f64; 3], solid| capsule.closest_point_local(&p.into(), solid).unwrap();
-        // Beside the side: straight in to radius 0.5.
-        let p = project([3.0, 4.0, 0.25], true);
-        assert!((p.point - Point3::new(0.3, 0.4, 0.25)).norm() < 1e-15 && !p.is_inside);
-        // Beyond b: onto the hemisphere, towards b.
-        let p = project([0.0, 3.0, 5.0], true);
-        assert!((p.point - Point3::new(0.0, 0.3, 1.4)).norm() < 1e-15);
-        // Inside: solid keeps the point, hollow goes out radially.
-        let p = project([0.1, 0.0, 0.2], true);
-        assert_eq!((p.point, p.is_inside), (Point3::new(0.1, 0.0, 0.2), true));
-        let p = project([0.1, 0.0, 0.2], false);
-        assert!((p.point - Point3::new(0.5, 0.0, 0.2)).norm() < 1e-15 && p.is_inside);
-        // On the axis: some point at radius 0.5 perpendicular to it.
-        let p = project([0.0, 0.0, 0.5], false);
-        assert!((p.point.coords.xy().norm() - 0.5).abs() < 1e-15 && p.point.z == 0.5);
-        assert_eq!(capsule.distance_local(&Point3::new(0.0, 0.0, 0.5)), Some(-0.5));
-        assert_eq!(capsule.distance_local(&Point3::new(2.0, 0.0, 0.0)), Some(1.5));
-    }
-
-    #[test]
-    fn support_and_aabb() {
-        let capsule = Capsule::from_points(Point3::new(1.0, 2.0, 3.0), Point3::new(-1.0, 0.0, 5.0), 0.5);
-        let aabb = capsule.local_aabb();
-        assert_eq!(aabb.mins, Point3::new(-1.5, -0.5, 2.5));
-        assert_eq!(aabb.maxs, Point3::new(1.5, 2.5, 5.5));
-        assert_eq!(
-            capsule.support_local(&Vector3::new(0.0, 0.0, 2.0)),
-            Some(Point3::new(-1.0, 0.0, 5.5))
-        );
-        assert_eq!(
-            capsule.support_local(&Vector3::new(4.0, 0.0, 0.0)),
-            Some(Point3::new(1.5, 2.0, 3.0))
-        );
-        assert_eq!(capsule.support_local(&Vector3::zeros()), None);
-        assert_eq!(capsule.support_local(&Vector3::new(f64::NAN, 0.0, 0.0)), None);
-    }
-
-    #[test]
-    fn zero_length_segment_is_a_sphere() {
-        let centre = Point3::new(0.25, -3.0, 7.0);
-        let capsule = Capsule::from_points(centre, centre, 1.5);
-        let sphere = Sphere::new(1.5);
-        let pose = Isometry3::translation(centre.x, centre.y, centre.z);
-        let mut rng = TestRng::new(11);
-        let mut hits = 0;
-        for i in 0..4000 {
-            let origin = centre + rng.vector(4.0);
-            let dir = if i % 2 == 0 {
-                centre - origin + rng.vector(1.5)
-            } else {
-                rng.vector(1.0)
-            };
-            let ray = Ray::new(origin, dir);
-            for solid in [true, false] {
-                let from_capsule = capsule.ray_cast(&Isometry3::identity(), &ray, 5.0, solid);
-                let from_sphere = sphere.ray_cast(&pose, &ray, 5.0, solid);
-                assert_eq!(
-                    from_capsule.map(|h| (h.t, h.normal)),
-                    from_sphere.map(|h| (h.t, h.normal))
-                );
-                hits += from_capsule.is_some() as usize;
-            }
-            let projected = capsule.closest_point_local(&origin, false).unwrap();
-            let expected = sphere.closest_point(&pose, &origin, false).unwrap();
-            assert_eq!(projected.is_inside, expected.is_inside);
-            assert!((projected.point - expected.point).norm() < 1e-14);
-        }
-        assert!(hits > 1000, "{hits}");
-        // The centre itself projects onto (r, 0, 0) from the centre, as for
-        // the sphere.
-        let p = capsule.closest_point_local(&centre, false).unwrap();
-        assert_eq!(p.point, centre + Vector3::new(1.5, 0.0, 0.0));
-    }
-
-    #[test]
-    fn zero_radius_is_the_segment() {
-        let segment = Capsule::from_points(Point3::new(0.0, 0.0, -1.0), Point3::new(0.0, 0.0, 1.0), 0.0);
-        // A ray through the segment hits it, facing the ray.
-        let hit = cast(&segment, [-2.0, 0.0, 0.5], [1.0, 0.0, 0.0], true).unwrap();
-        assert_eq!((hit.t, hit.normal), (2.0, Vector3::new(-1.0, 0.0, 0.0)));
-        assert!(cast(&segment, [-2.0, 1e-9, 0.5], [1.0, 0.0, 0.0], true).is_none());
-        // Down the axis: the end b at t = 2.
-        let hit = cast(&segment, [0.0, 0.0, 3.0], [0.0, 0.0, -1.0], true).unwrap();
-        assert_eq!(hit.t, 2.0);
-        let p = segment
-            .closest_point_local(&Point3::new(1.0, 0.0, 0.5), true)
-            .unwrap();
-        assert_eq!((p.point, p.is_inside), (Point3::new(0.0, 0.0, 0.5), false));
-    }
-
-    #[test]
-    fn bad_input_never_panics_or_returns_nan() {
-        let capsule = upright();
-        let nan = f64::NAN;
-        let inf = f64::INFINITY;
-        for (o, d) in [
-            ([nan, 0.0, 0.0], [1.0, 0.0, 0.0]),
-            ([-5.0, 0.0, 0.0], [inf, 0.0, 0.0]),
-            ([-5.0, 0.0, 0.0], [nan, 0.0, 0.0]),
-            ([-inf, 0.0, 0.0], [1.0, 0.0, 0.0]),
-            ([-5.0, 0.0, 0.0], [0.0, 0.0, 0.0]),
-        ] {
-            for solid in [true, false] {
-                assert!(cast(&capsule, o, d, solid).is_none(), "{o:?} {d:?}");
-            }
-        }
-        // A zero dir hits only from inside a solid capsule.
-        let hit = cast(&capsule, [0.0, 0.2, 1.1], [0.0, 0.0, 0.0], true).unwrap();
-        assert_eq!((hit.t, hit.normal), (0.0, Vector3::zeros()));
-        assert!(cast(&capsule, [0.0, 0.2, 1.1], [0.0, 0.0, 0.0], false).is_none());
-        assert!(
-            capsule
-                .closest_point_local(&Point3::new(nan, 0.0, 0.0), true)
-                .is_none()
-        );
-        assert!(
-            capsule
-                .closest_point_local(&Point3::new(inf, 0.0, 0.0), false)
-                .is_none()
-        );
-        let origin = Point3::origin();
-        assert_eq!(
-            Capsule::try_from_points(Point3::<f32>::origin(), Point3::origin(), -0.5f32)
-                .unwrap_err()
-                .to_string(),
-            "capsule: radius = -0.5 is invalid (must be finite and >= 0)"
-        );
-        assert_eq!(
-            Capsule::try_from_points(origin, Point3::new(1.0, nan, 0.0), 1.0)
-                .unwrap_err()
-                .to_string(),
-            "capsule: b = [1.0, NaN, 0.0] is invalid (must be finite)"
-        );
-        assert!(Capsule::try_from_points(Point3::new(inf, 0.0, 0.0), origin, 1.0).is_err());
-        assert!(Capsule::try_from_points(origin, origin, f64::NAN).is_err());
-    }
-
-    #[test]
-    fn lanes_equal_scalar() {
-        let a = Point3::new(0.5, -1.0, 0.25);
-        let b = Point3::new(-0.75, 1.5, 1.0);
-        assert_lanes_match_scalar(
-            &Capsule::from_points(a, b, 0.75f32),
-            &Capsule::from_points(a.cast::<f64>(), b.cast::<f64>(), 0.75),
-            3.0,
-        );
-        // Degenerate: zero length and zero radius.
-        assert_lanes_match_scalar(
-            &Capsule::from_points(a, a, 1.0f32),
-            &Capsule::from_points(a.cast::<f64>(), a.cast::<f64>(), 1.0),
-            3.0,
-        );
-        assert_lanes_match_scalar(
-            &Capsule::from_points(a, b, 0.0f32),
-            &Capsule::from_points(a.cast::<f64>(), b.cast::<f64>(), 0.0),
-            3.0,
-        );
     }
 
     /// The f32 answer against the f64 answer on the same f32-exact inputs.
@@ -705,40 +397,6 @@ mod tests {
             // of the surface, where the rounding of the quadratic's
             // coefficients (a handful of half-ulp errors) is amplified.
             assert!(p99 <= 4.0 && max <= 10.0, "{name}: p99 {p99} max {max}");
-        }
-    }
-
-    /// f32 closest points against f64 on the same inputs: within 4 ulp of
-    /// the largest coordinate involved, near the origin and at 1e6.
-    #[test]
-    fn f32_closest_points_within_4_ulp_of_the_largest_coordinate() {
-        let mut rng = TestRng::new(23);
-        for offset in [Vector3::zeros(), Vector3::new(1.0e6f32, -1.0e6, 1.0e6)] {
-            let a = Point3::new(0.25f32, -1.0, 0.5) + offset;
-            let b = Point3::new(1.25f32, 0.75, -0.5) + offset;
-            let shape32 = Capsule::from_points(a, b, 0.75f32);
-            let shape64 = Capsule::from_points(a.cast::<f64>(), b.cast::<f64>(), 0.75);
-            let mut worst: f64 = 0.0;
-            for i in 0..4000 {
-                let spread = if i % 2 == 0 { 2.0 } else { 50.0 };
-                let query = nalgebra::center(&a, &b) + rng.vector(spread).cast::<f32>();
-                for solid in [true, false] {
-                    let p32 = shape32.closest_point_local(&query, solid).unwrap();
-                    let p64 = shape64.closest_point_local(&query.cast(), solid).unwrap();
-                    let largest = [query, a, b]
-                        .iter()
-                        .flat_map(|p| p.iter().map(|c| c.abs()))
-                        .fold(0.0f32, f32::max);
-                    let ulp = (f32::from_bits(largest.to_bits() + 1) - largest) as f64;
-                    let error = (p32.point.cast::<f64>() - p64.point).amax() / ulp;
-                    worst = worst.max(error);
-                }
-            }
-            println!(
-                "capsule closest point, offset {:e}: worst {worst:.2} ulp",
-                offset.x
-            );
-            assert!(worst <= 4.0, "{worst} ulp");
         }
     }
 }

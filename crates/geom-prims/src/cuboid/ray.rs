@@ -1,72 +1,9 @@
-//! The cuboid: a box centred on the local origin with its edges along the
-//! local axes.
+//! Ray against the solid box: the slab test.
 
-use geom_core::{
-    Aabb, GeomError, Lane, LaneHit, LaneProjection, LaneShape, PointProjection, Ray, RayHit, Real, Shape,
-    ShapeKind, all_finite, lit,
-};
-use nalgebra::{Point3, SimdValue, Vector3};
+use geom_core::{Lane, LaneHit, Ray, all_finite, lit};
+use nalgebra::Vector3;
 
-/// A solid box `|x| <= hx, |y| <= hy, |z| <= hz` in its local frame; place
-/// and orient it with a pose (translation = centre).
-///
-/// Features: faces [`FeatureId::Face`](geom_core::FeatureId)`(0..6)` are
-/// `-x, +x, -y, +y, -z, +z` (code `2·axis + 1` for the positive side).
-/// Zero half extents are allowed: a flat box (a rectangle), a segment or a
-/// point, with the same well-defined answers (a ray grazing a flat box in
-/// its plane hits its rim, reported on the face of the entering axis).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Cuboid<N: Real> {
-    /// Half the size along each local axis (finite, `>= 0`).
-    pub half_extents: Vector3<N>,
-}
-
-impl<N: Real> Cuboid<N> {
-    /// A box with `half_extents`; `Err` names a negative, NaN or infinite
-    /// component.
-    pub fn try_new(half_extents: Vector3<N>) -> Result<Self, GeomError> {
-        if half_extents.iter().all(|h| h.is_finite() && *h >= N::zero()) {
-            Ok(Cuboid { half_extents })
-        } else {
-            Err(GeomError::invalid(
-                "cuboid",
-                "half_extents",
-                half_extents.as_slice(),
-                "every component must be finite and >= 0",
-            ))
-        }
-    }
-
-    /// A box with `half_extents`.
-    ///
-    /// # Panics
-    /// With [`Cuboid::try_new`]'s message when a half extent is invalid.
-    pub fn new(half_extents: Vector3<N>) -> Self {
-        Self::try_new(half_extents).unwrap_or_else(|e| panic!("{e}"))
-    }
-}
-
-/// The largest (`pick_larger`) or smallest of `values` over the axes where
-/// `valid` holds, with its axis index as a lane value; ties keep the lower
-/// axis. Lanes where no axis is valid get unspecified values.
-#[inline]
-fn extreme_over_axes<T: Lane>(values: [T; 3], valid: [T::SimdBool; 3], pick_larger: bool) -> (T, T) {
-    let axis_code = [T::zero(), T::one(), lit::<T>(2.0)];
-    // Start from the first valid axis, so no infinite sentinel is needed.
-    let mut best = values[0].select(valid[0], values[1].select(valid[1], values[2]));
-    let mut axis = axis_code[0].select(valid[0], axis_code[1].select(valid[1], axis_code[2]));
-    for k in 0..3 {
-        let better = if pick_larger {
-            values[k].simd_gt(best)
-        } else {
-            values[k].simd_lt(best)
-        };
-        let take = valid[k] & better;
-        best = values[k].select(take, best);
-        axis = axis_code[k].select(take, axis);
-    }
-    (best, axis)
-}
+use super::extreme_over_axes;
 
 /// Ray (any `dir` length, `t` in units of `dir`) against the box
 /// `|x_k| <= half_extents_k`, on lanes.
@@ -134,103 +71,13 @@ pub fn ray_cast_cuboid<T: Lane>(
     }
 }
 
-/// The point of the box's boundary closest to `point`, and whether `point`
-/// is inside or on the box.
-///
-/// Outside, clamping each coordinate to its slab is exact (Ericson RTCD
-/// §5.1.3). Inside, the nearest face is the one with the smallest gap
-/// `h_k − |p_k|`, and only that coordinate moves (to `±h_k`, `+` for 0).
-#[inline]
-pub fn project_point_cuboid<T: Lane>(point: &Point3<T>, half_extents: &Vector3<T>) -> LaneProjection<T> {
-    let zero = T::zero();
-    let p = point.coords;
-    let clamped = Vector3::from_fn(|k, _| p[k].simd_clamp(-half_extents[k], half_extents[k]));
-    let in_slab: [T::SimdBool; 3] = std::array::from_fn(|k| p[k].simd_abs().simd_le(half_extents[k]));
-    let inside = in_slab[0] & in_slab[1] & in_slab[2];
-    let gaps: [T; 3] = std::array::from_fn(|k| half_extents[k] - p[k].simd_abs());
-    let all_axes = [inside; 3];
-    let (_, nearest_axis) = extreme_over_axes(gaps, all_axes, false);
-    let on_face = Vector3::from_fn(|k, _| {
-        let face_value = half_extents[k].select(p[k].simd_ge(zero), -half_extents[k]);
-        face_value.select(nearest_axis.simd_eq(lit::<T>(k as f64)), p[k])
-    });
-    LaneProjection {
-        point: Point3::from(on_face.select(inside, clamped)),
-        inside,
-    }
-}
-
-impl<N: Real> LaneShape<N> for Cuboid<N> {
-    #[inline]
-    fn ray_cast_lanes<T: Lane<Element = N>>(&self, ray: &Ray<T>, max_t: T, solid: bool) -> LaneHit<T> {
-        ray_cast_cuboid(ray, &self.half_extents.map(T::splat), max_t, solid)
-    }
-
-    #[inline]
-    fn project_point_lanes<T: Lane<Element = N>>(&self, point: &Point3<T>) -> LaneProjection<T> {
-        project_point_cuboid(point, &self.half_extents.map(T::splat))
-    }
-}
-
-impl<N: Real> Shape<N> for Cuboid<N> {
-    fn kind(&self) -> ShapeKind {
-        ShapeKind::Cuboid
-    }
-
-    fn is_convex(&self) -> bool {
-        true
-    }
-
-    fn local_aabb(&self) -> Aabb<N> {
-        Aabb::from_half_extents(Point3::origin(), self.half_extents)
-    }
-
-    fn ray_cast_local(&self, ray: &Ray<N>, max_t: N, solid: bool) -> Option<RayHit<N>> {
-        self.ray_cast_lanes(ray, max_t, solid).into_hit()
-    }
-
-    fn closest_point_local(&self, point: &Point3<N>, solid: bool) -> Option<PointProjection<N>> {
-        self.project_point_lanes(point).into_projection(point, solid)
-    }
-
-    /// The corner farthest along `dir`; a zero component of `dir` picks the
-    /// `+` side (any point of that face would do).
-    fn support_local(&self, dir: &Vector3<N>) -> Option<Point3<N>> {
-        let usable = dir.iter().all(|c| c.is_finite()) && dir.iter().any(|c| *c != N::zero());
-        usable.then(|| {
-            Point3::from(Vector3::from_fn(|k, _| {
-                if dir[k] >= N::zero() {
-                    self.half_extents[k]
-                } else {
-                    -self.half_extents[k]
-                }
-            }))
-        })
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::test_support::{TestRng, assert_lanes_match_scalar, ulp_distance_f32};
-    use geom_core::FeatureId;
-    use nalgebra::{Isometry3, Quaternion, Translation3, UnitQuaternion};
-
-    fn cast(origin: [f64; 3], dir: [f64; 3], solid: bool) -> Option<RayHit<f64>> {
-        Cuboid::new(Vector3::new(1.0, 2.0, 3.0)).ray_cast_local(
-            &Ray::new(origin.into(), dir.into()),
-            f64::INFINITY,
-            solid,
-        )
-    }
-
-    fn hit(t: f64, normal: [f64; 3], face: u32) -> Option<RayHit<f64>> {
-        Some(RayHit {
-            t,
-            normal: normal.into(),
-            feature: FeatureId::Face(face),
-        })
-    }
+    use super::super::Cuboid;
+    use super::super::tests::{cast, hit};
+    use crate::test_support::{TestRng, ulp_distance_f32};
+    use geom_core::{Ray, Shape};
+    use nalgebra::{Isometry3, Point3, Quaternion, Translation3, UnitQuaternion, Vector3};
 
     #[test]
     fn hand_checked_hits_on_the_1_2_3_box() {
@@ -305,116 +152,6 @@ mod tests {
         let ray = Ray::new(Point3::new(-5.0, 0.0, 0.0), Vector3::new(2.0, 0.0, 0.0));
         assert!(b.ray_cast_local(&ray, 2.0, true).is_some());
         assert!(b.ray_cast_local(&ray, 1.999, true).is_none());
-    }
-
-    #[test]
-    fn bad_input_never_panics_or_returns_nan() {
-        let inf = f64::INFINITY;
-        let nan = f64::NAN;
-        for (o, d) in [
-            ([nan, 0.0, 0.0], [1.0, 0.0, 0.0]),
-            ([-5.0, 0.0, 0.0], [inf, 0.0, 0.0]),
-            ([-inf, 0.0, 0.0], [1.0, 0.0, 0.0]),
-            ([-5.0, 0.0, 0.0], [nan, 0.0, 0.0]),
-            ([0.0, 0.0, 0.0], [nan, 0.0, 0.0]),
-            ([-5.0, 0.0, 0.0], [0.0, 0.0, 0.0]),
-        ] {
-            for solid in [true, false] {
-                assert!(cast(o, d, solid).is_none(), "{o:?} {d:?} {solid}");
-            }
-        }
-        // A zero dir hits only from inside a solid box.
-        let inside = cast([0.0, 0.0, 0.0], [0.0, 0.0, 0.0], true).unwrap();
-        assert_eq!((inside.t, inside.normal), (0.0, Vector3::zeros()));
-        assert!(cast([0.0, 0.0, 0.0], [0.0, 0.0, 0.0], false).is_none());
-        let b = Cuboid::new(Vector3::new(1.0, 2.0, 3.0));
-        assert!(b.closest_point_local(&Point3::new(nan, 0.0, 0.0), true).is_none());
-        assert!(b.support_local(&Vector3::zeros()).is_none());
-        assert!(b.support_local(&Vector3::new(nan, 1.0, 0.0)).is_none());
-        assert_eq!(
-            Cuboid::try_new(Vector3::new(1.0f32, -2.0, 3.0))
-                .unwrap_err()
-                .to_string(),
-            "cuboid: half_extents = [1.0, -2.0, 3.0] is invalid (every component must be finite and >= 0)"
-        );
-        assert!(Cuboid::try_new(Vector3::new(1.0, nan, 3.0)).is_err());
-        assert!(Cuboid::try_new(Vector3::new(inf, 1.0, 3.0)).is_err());
-    }
-
-    #[test]
-    fn flat_and_point_boxes_answer() {
-        // The square |x|, |y| <= 1 in z = 0.
-        let flat = Cuboid::new(Vector3::new(1.0, 1.0, 0.0));
-        let down = Ray::new(Point3::new(0.5, 0.0, 5.0), Vector3::new(0.0, 0.0, -1.0));
-        assert_eq!(
-            flat.ray_cast_local(&down, 10.0, true),
-            hit(5.0, [0.0, 0.0, 1.0], 5)
-        );
-        // Hollow: the origin is outside, so the same entry.
-        assert_eq!(
-            flat.ray_cast_local(&down, 10.0, false),
-            hit(5.0, [0.0, 0.0, 1.0], 5)
-        );
-        // In its plane: the rim at x = −1, t = 4.
-        let grazing = Ray::new(Point3::new(-5.0, 0.0, 0.0), Vector3::new(1.0, 0.0, 0.0));
-        assert_eq!(
-            flat.ray_cast_local(&grazing, 10.0, true),
-            hit(4.0, [-1.0, 0.0, 0.0], 0)
-        );
-        let projection = flat
-            .closest_point_local(&Point3::new(0.5, 2.0, 3.0), true)
-            .unwrap();
-        assert_eq!(projection.point, Point3::new(0.5, 1.0, 0.0));
-        assert!(!projection.is_inside);
-        // A point of the square is on (inside) it; the boundary point is itself.
-        let on = flat
-            .closest_point_local(&Point3::new(0.5, 0.25, 0.0), false)
-            .unwrap();
-        assert_eq!((on.point, on.is_inside), (Point3::new(0.5, 0.25, 0.0), true));
-        // A point box is hit head-on, at its position.
-        let point = Cuboid::new(Vector3::zeros());
-        let through = Ray::new(Point3::new(0.0, -3.0, 0.0), Vector3::new(0.0, 1.5, 0.0));
-        assert_eq!(
-            point.ray_cast_local(&through, 10.0, true),
-            hit(2.0, [0.0, -1.0, 0.0], 2)
-        );
-        assert_eq!(
-            point.support_local(&Vector3::new(1.0, -1.0, 0.0)),
-            Some(Point3::origin())
-        );
-    }
-
-    #[test]
-    fn closest_points_hand_checked() {
-        let b = Cuboid::new(Vector3::new(1.0, 2.0, 3.0));
-        let project = |p: [f64; 3], solid| b.closest_point_local(&p.into(), solid).unwrap();
-        // Outside: clamp (3, 0.5, −7) → (1, 0.5, −3).
-        let outside = project([3.0, 0.5, -7.0], true);
-        assert_eq!(
-            (outside.point, outside.is_inside),
-            (Point3::new(1.0, 0.5, -3.0), false)
-        );
-        // Inside: gaps (0.1, 2, 3) → +x face; gaps (1, 2, 0.5) → −z face.
-        assert_eq!(project([0.9, 0.0, 0.0], false).point, Point3::new(1.0, 0.0, 0.0));
-        assert_eq!(
-            project([0.0, 0.0, -2.5], false).point,
-            Point3::new(0.0, 0.0, -3.0)
-        );
-        assert_eq!(project([0.0, 0.0, -2.5], true).point, Point3::new(0.0, 0.0, -2.5));
-        assert_eq!(b.distance_local(&Point3::new(0.0, 0.0, -2.5)), Some(-0.5));
-        assert_eq!(b.distance_local(&Point3::new(4.0, 6.0, 0.0)), Some(5.0));
-        assert_eq!(
-            b.support_local(&Vector3::new(1.0, -1.0, 0.0)),
-            Some(Point3::new(1.0, -2.0, 3.0))
-        );
-    }
-
-    #[test]
-    fn lanes_equal_scalar() {
-        let half = Vector3::new(1.5, 0.5, 2.0);
-        assert_lanes_match_scalar(&Cuboid::new(half.cast::<f32>()), &Cuboid::new(half), 2.0);
-        let flat = Vector3::new(1.0, 0.0, 2.0);
-        assert_lanes_match_scalar(&Cuboid::new(flat.cast::<f32>()), &Cuboid::new(flat), 2.0);
     }
 
     /// f32 ray-cast errors against f64 over a set of rays.

@@ -1,0 +1,104 @@
+//! Closest point of the solid capsule.
+
+use geom_core::distance::closest_point_on_segment;
+use geom_core::{Lane, LaneProjection};
+use nalgebra::{Point3, SimdValue, Vector3};
+
+use crate::basis::orthonormal_basis;
+
+/// The point of the capsule's boundary closest to `point`, and whether
+/// `point` is inside or on it.
+///
+/// The closest point of the segment (Ericson RTCD §5.1.2) pushed out by the
+/// radius. A point on the axis is pushed along a direction perpendicular to
+/// it (the first tangent of [`orthonormal_basis`]); for a zero-length axis
+/// and a point at its centre, along `+x`.
+#[inline]
+pub fn project_point_capsule<T: Lane>(
+    point: &Point3<T>,
+    a: &Point3<T>,
+    b: &Point3<T>,
+    radius: T,
+) -> LaneProjection<T> {
+    let zero = T::zero();
+    let from_a = point - a;
+    let axis = b - a;
+    let (nearest_on_axis, _) =
+        closest_point_on_segment(&Point3::from(from_a), &Point3::origin(), &Point3::from(axis));
+    let offset = from_a - nearest_on_axis.coords;
+    let distance_squared = offset.norm_squared();
+    let distance = distance_squared.simd_sqrt();
+    let axis_length = axis.norm();
+    let (perpendicular, _) = orthonormal_basis(&(axis / axis_length));
+    let fallback = perpendicular.select(axis_length.simd_gt(zero), Vector3::new(T::one(), zero, zero));
+    let outward = (offset / distance).select(distance.simd_gt(zero), fallback);
+    LaneProjection {
+        point: a + (nearest_on_axis.coords + outward * radius),
+        inside: distance_squared.simd_le(radius * radius),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Capsule;
+    use super::super::tests::upright;
+    use crate::test_support::TestRng;
+    use geom_core::Shape;
+    use nalgebra::{Point3, Vector3};
+
+    #[test]
+    fn closest_points_by_hand() {
+        let capsule = upright();
+        let project = |p: [f64; 3], solid| capsule.closest_point_local(&p.into(), solid).unwrap();
+        // Beside the side: straight in to radius 0.5.
+        let p = project([3.0, 4.0, 0.25], true);
+        assert!((p.point - Point3::new(0.3, 0.4, 0.25)).norm() < 1e-15 && !p.is_inside);
+        // Beyond b: onto the hemisphere, towards b.
+        let p = project([0.0, 3.0, 5.0], true);
+        assert!((p.point - Point3::new(0.0, 0.3, 1.4)).norm() < 1e-15);
+        // Inside: solid keeps the point, hollow goes out radially.
+        let p = project([0.1, 0.0, 0.2], true);
+        assert_eq!((p.point, p.is_inside), (Point3::new(0.1, 0.0, 0.2), true));
+        let p = project([0.1, 0.0, 0.2], false);
+        assert!((p.point - Point3::new(0.5, 0.0, 0.2)).norm() < 1e-15 && p.is_inside);
+        // On the axis: some point at radius 0.5 perpendicular to it.
+        let p = project([0.0, 0.0, 0.5], false);
+        assert!((p.point.coords.xy().norm() - 0.5).abs() < 1e-15 && p.point.z == 0.5);
+        assert_eq!(capsule.distance_local(&Point3::new(0.0, 0.0, 0.5)), Some(-0.5));
+        assert_eq!(capsule.distance_local(&Point3::new(2.0, 0.0, 0.0)), Some(1.5));
+    }
+
+    /// f32 closest points against f64 on the same inputs: within 4 ulp of
+    /// the largest coordinate involved, near the origin and at 1e6.
+    #[test]
+    fn f32_closest_points_within_4_ulp_of_the_largest_coordinate() {
+        let mut rng = TestRng::new(23);
+        for offset in [Vector3::zeros(), Vector3::new(1.0e6f32, -1.0e6, 1.0e6)] {
+            let a = Point3::new(0.25f32, -1.0, 0.5) + offset;
+            let b = Point3::new(1.25f32, 0.75, -0.5) + offset;
+            let shape32 = Capsule::from_points(a, b, 0.75f32);
+            let shape64 = Capsule::from_points(a.cast::<f64>(), b.cast::<f64>(), 0.75);
+            let mut worst: f64 = 0.0;
+            for i in 0..4000 {
+                let spread = if i % 2 == 0 { 2.0 } else { 50.0 };
+                let query = nalgebra::center(&a, &b) + rng.vector(spread).cast::<f32>();
+                for solid in [true, false] {
+                    let p32 = shape32.closest_point_local(&query, solid).unwrap();
+                    let p64 = shape64.closest_point_local(&query.cast(), solid).unwrap();
+                    let largest = [query, a, b]
+                        .iter()
+                        .flat_map(|p| p.iter().map(|c| c.abs()))
+                        .fold(0.0f32, f32::max);
+                    let ulp = (f32::from_bits(largest.to_bits() + 1) - largest) as f64;
+                    let error = (p32.point.cast::<f64>() - p64.point).amax() / ulp;
+                    worst = worst.max(error);
+                }
+            }
+            println!(
+                "capsule closest point, offset {:e}: worst {worst:.2} ulp",
+                offset.x
+            );
+            assert!(worst <= 4.0, "{worst} ulp");
+        }
+    }
+}
