@@ -1,6 +1,8 @@
 //! The stable ray–sphere quadratic, the root of every quadric ray cast.
 
-use nalgebra::SimdValue;
+use nalgebra::{Point3, SimdValue};
+
+use crate::exact::{offset_along, start_near_sphere};
 
 use crate::ray::{LaneHit, Ray};
 use crate::scalar::Lane;
@@ -12,11 +14,18 @@ use crate::scalar::Lane;
 /// is `r² − |l|²` with `l` the closest approach to the centre (no cancellation
 /// against `|f|²`), the near root is `c / q` and the far root `q / a` with
 /// `q = b + sign(b)·√(a·disc)`, so neither subtracts nearly equal numbers.
+/// A far origin first moves along the ray to just outside the sphere
+/// ([`start_near_sphere`], [`offset_along`]), so the quadratic's rounding
+/// is charged to a radius-sized distance rather than the whole ray.
 #[inline]
 pub fn ray_cast_sphere<T: Lane>(ray: &Ray<T>, radius: T, max_t: T, solid: bool) -> LaneHit<T> {
     let zero = T::zero();
-    let f = ray.origin.coords;
     let dir = ray.dir;
+    // Restart next to the sphere when the origin is far (`t_start` is added
+    // back at the end): the quadratic is then solved from a point a radius
+    // or so away, its rounding charged to a short distance, not the whole ray.
+    let t_start = start_near_sphere(&ray.origin.coords, &dir, radius);
+    let f = offset_along(&ray.origin, &Point3::origin(), &dir, t_start);
     let a = dir.norm_squared();
     let b = -f.dot(&dir);
     let closest_approach = f + dir * (b / a);
@@ -31,7 +40,8 @@ pub fn ray_cast_sphere<T: Lane>(ray: &Ray<T>, radius: T, max_t: T, solid: bool) 
     let crosses = disc.simd_ge(zero);
     // Outside: the entry, moving towards the centre. Inside (hollow): the exit.
     let t = t_entry.select(outside, t_exit);
-    let in_range = t.simd_ge(zero) & t.simd_le(max_t);
+    let t_total = t_start + t;
+    let in_range = t.simd_ge(zero) & t_total.simd_le(max_t);
     let approaching = b.simd_gt(zero) | !outside;
     let mask = crosses & approaching & in_range & a.simd_gt(zero);
     let hit_point = f + dir * t;
@@ -41,7 +51,7 @@ pub fn ray_cast_sphere<T: Lane>(ray: &Ray<T>, radius: T, max_t: T, solid: bool) 
     let normal = normal.select(hit_length.simd_gt(zero), -dir / a.simd_sqrt());
     let hit = LaneHit {
         mask,
-        t,
+        t: t_total,
         normal,
         face: zero,
     };

@@ -1,6 +1,7 @@
 //! Ray against the solid capsule.
 
 use geom_core::distance::closest_point_on_segment;
+use geom_core::exact::{offset_along, start_near_sphere};
 use geom_core::{Lane, LaneHit, Ray, lit};
 use nalgebra::{Point3, SimdValue, Vector3};
 
@@ -48,8 +49,15 @@ pub fn ray_cast_capsule<T: Lane>(
     let dir = ray.dir;
     let dir_squared = dir.norm_squared();
     // Subtract first: a small capsule far from the origin keeps its bits.
-    let from_a = ray.origin - a;
-    let from_b = ray.origin - b;
+    // Restart the ray next to the capsule (outside the bounding sphere about
+    // the segment's middle), with the offsets to `a` and `b` computed nearly
+    // exactly, so a small capsule far away keeps its bits; `t_start` is
+    // added back at the end. Zero for origins near the capsule.
+    let half_axis = (b - a) * lit::<T>(0.5);
+    let from_middle = (ray.origin - a) - half_axis;
+    let t_start = start_near_sphere(&from_middle, &dir, half_axis.norm() + radius);
+    let from_a = offset_along(&ray.origin, a, &dir, t_start);
+    let from_b = offset_along(&ray.origin, b, &dir, t_start);
     let axis = b - a;
     let axis_squared = axis.norm_squared();
     let radius_squared = radius * radius;
@@ -134,8 +142,10 @@ pub fn ray_cast_capsule<T: Lane>(
     let best = keep_earliest(none, cap_a_valid, cap_a);
     let best = keep_earliest(best, cap_b_valid, cap_b);
     let best = keep_earliest(best, side_valid, side);
+    let t_total = t_start + best.t;
     let hit = LaneHit {
-        mask: best.mask & best.t.simd_le(max_t),
+        mask: best.mask & t_total.simd_le(max_t),
+        t: t_total,
         ..best
     };
     if solid {
