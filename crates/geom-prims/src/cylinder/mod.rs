@@ -1,0 +1,309 @@
+//! The capped solid cylinder between two points.
+
+mod closest;
+mod ray;
+
+pub use closest::project_point_cylinder;
+pub use ray::ray_cast_cylinder;
+
+use geom_core::{
+    Aabb, GeomError, Lane, LaneHit, LaneProjection, LaneShape, PointProjection, Ray, RayHit, Real, Shape,
+    ShapeKind,
+};
+use nalgebra::{Point3, Vector3};
+
+/// A solid capped cylinder: the points within `radius` of the axis segment
+/// from `p0` to `p1` (local frame) and between the planes through `p0` and
+/// `p1` perpendicular to it. The kernels work with the end points directly
+/// rather than through a rotation.
+///
+/// The axis must have a non-zero length (`p1 != p0`). A zero radius is
+/// allowed and is the segment itself: a ray hits it only where it meets the
+/// segment exactly, with normal `-dir / |dir|` on the side (the axis unit
+/// `∓(p1 − p0)/|p1 − p0|` at an end, for a ray along the axis); points
+/// project onto the segment, and only points of the segment are inside.
+///
+/// Features: the side is [`FeatureId::Face(0)`](geom_core::FeatureId), the
+/// cap disk at `p0` is `Face(1)` (normal along `p0 − p1`), the cap disk at
+/// `p1` is `Face(2)` (normal along `p1 − p0`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Cylinder<N: Real> {
+    /// Centre of the first cap (local frame).
+    pub p0: Point3<N>,
+    /// Centre of the second cap (local frame), different from `p0`.
+    pub p1: Point3<N>,
+    /// The radius (finite, `>= 0`).
+    pub radius: N,
+}
+
+impl<N: Real> Cylinder<N> {
+    /// The cylinder with cap centres `p0`, `p1` and `radius`. `Err` names a
+    /// non-finite `p0` or `p1`, a `p1` equal to `p0` (zero-length axis, or
+    /// one whose squared length underflows or overflows), or a negative,
+    /// NaN or infinite `radius`.
+    pub fn try_from_points(p0: Point3<N>, p1: Point3<N>, radius: N) -> Result<Self, GeomError> {
+        crate::check_finite("cylinder", "p0", <[N; 3]>::from(p0.coords))?;
+        crate::check_finite("cylinder", "p1", <[N; 3]>::from(p1.coords))?;
+        let radius = crate::check_non_negative("cylinder", "radius", radius)?;
+        let axis_squared = (p1 - p0).norm_squared();
+        if axis_squared == N::zero() {
+            return Err(GeomError::invalid(
+                "cylinder",
+                "p1",
+                <[N; 3]>::from(p1.coords),
+                "must differ from p0 (zero-length axis)",
+            ));
+        }
+        if !axis_squared.is_finite() {
+            return Err(GeomError::invalid(
+                "cylinder",
+                "p1",
+                <[N; 3]>::from(p1.coords),
+                "is too far from p0 (the squared axis length overflows)",
+            ));
+        }
+        Ok(Cylinder { p0, p1, radius })
+    }
+
+    /// The cylinder with cap centres `p0`, `p1` and `radius`.
+    ///
+    /// # Panics
+    /// With [`Cylinder::try_from_points`]'s message when a parameter is invalid.
+    pub fn from_points(p0: Point3<N>, p1: Point3<N>, radius: N) -> Self {
+        Self::try_from_points(p0, p1, radius).unwrap_or_else(|e| panic!("{e}"))
+    }
+}
+
+impl<N: Real> LaneShape<N> for Cylinder<N> {
+    #[inline]
+    fn ray_cast_lanes<T: Lane<Element = N>>(&self, ray: &Ray<T>, max_t: T, solid: bool) -> LaneHit<T> {
+        ray_cast_cylinder(
+            ray,
+            &self.p0.map(T::splat),
+            &self.p1.map(T::splat),
+            T::splat(self.radius),
+            max_t,
+            solid,
+        )
+    }
+
+    #[inline]
+    fn project_point_lanes<T: Lane<Element = N>>(&self, point: &Point3<T>) -> LaneProjection<T> {
+        project_point_cylinder(
+            point,
+            &self.p0.map(T::splat),
+            &self.p1.map(T::splat),
+            T::splat(self.radius),
+        )
+    }
+}
+
+impl<N: Real> Shape<N> for Cylinder<N> {
+    fn kind(&self) -> ShapeKind {
+        ShapeKind::Cylinder
+    }
+
+    fn is_convex(&self) -> bool {
+        true
+    }
+
+    /// The exact box of the two cap disks: along coordinate `k` a disk of
+    /// radius `r` perpendicular to the unit axis `u` reaches `r √(1 − u_k²)`.
+    fn local_aabb(&self) -> Aabb<N> {
+        let axis = self.p1 - self.p0;
+        let length = axis.norm();
+        let reach = Vector3::new(
+            axis.yz().norm(),
+            Vector3::new(axis.x, axis.z, N::zero()).norm(),
+            axis.xy().norm(),
+        ) * (self.radius / length);
+        Aabb::new(self.p0.inf(&self.p1) - reach, self.p0.sup(&self.p1) + reach)
+    }
+
+    fn ray_cast_local(&self, ray: &Ray<N>, max_t: N, solid: bool) -> Option<RayHit<N>> {
+        self.ray_cast_lanes(ray, max_t, solid).into_hit()
+    }
+
+    fn closest_point_local(&self, point: &Point3<N>, solid: bool) -> Option<PointProjection<N>> {
+        self.project_point_lanes(point).into_projection(point, solid)
+    }
+
+    /// The cap centre on `dir`'s side plus the radius along `dir`'s part
+    /// perpendicular to the axis (the cap centre itself when `dir` is along
+    /// the axis: every point of that cap is farthest).
+    fn support_local(&self, dir: &Vector3<N>) -> Option<Point3<N>> {
+        let length = dir.norm();
+        if !(length > N::zero() && length.is_finite()) {
+            return None;
+        }
+        let axis = self.p1 - self.p0;
+        let end = if axis.dot(dir) > N::zero() {
+            self.p1
+        } else {
+            self.p0
+        };
+        let perpendicular = dir - axis * (axis.dot(dir) / axis.norm_squared());
+        let perpendicular_length = perpendicular.norm();
+        if perpendicular_length > N::zero() {
+            Some(end + perpendicular * (self.radius / perpendicular_length))
+        } else {
+            Some(end)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::assert_lanes_match_scalar;
+    use geom_core::FeatureId;
+
+    /// Axis along z from (0,0,-1) to (0,0,1), radius 0.5.
+    pub(super) fn upright() -> Cylinder<f64> {
+        Cylinder::from_points(Point3::new(0.0, 0.0, -1.0), Point3::new(0.0, 0.0, 1.0), 0.5)
+    }
+    pub(super) fn cast(
+        shape: &Cylinder<f64>,
+        origin: [f64; 3],
+        dir: [f64; 3],
+        solid: bool,
+    ) -> Option<RayHit<f64>> {
+        shape.ray_cast_local(&Ray::new(origin.into(), dir.into()), f64::INFINITY, solid)
+    }
+    #[test]
+    fn support_and_aabb() {
+        // Axis (3, 0, 4) / 5, radius 1: along x the disks reach
+        // √(1 − 0.36) = 0.8, along y 1, along z √(1 − 0.64) = 0.6.
+        let cylinder = Cylinder::from_points(Point3::new(1.0, 2.0, 3.0), Point3::new(4.0, 2.0, 7.0), 1.0);
+        let aabb = cylinder.local_aabb();
+        assert!(
+            (aabb.mins - Point3::new(0.2, 1.0, 2.4)).norm() < 1e-15,
+            "{aabb:?}"
+        );
+        assert!(
+            (aabb.maxs - Point3::new(4.8, 3.0, 7.6)).norm() < 1e-15,
+            "{aabb:?}"
+        );
+        // Along +y (perpendicular to the axis, so the caps tie): cap p0's rim.
+        assert_eq!(
+            cylinder.support_local(&Vector3::y()),
+            Some(Point3::new(1.0, 3.0, 3.0))
+        );
+        // Along the axis: the centre of cap p1.
+        assert_eq!(
+            cylinder.support_local(&Vector3::new(3.0, 0.0, 4.0)),
+            Some(Point3::new(4.0, 2.0, 7.0))
+        );
+        // Along -x: cap p0's rim towards (-0.8, 0, 0.6) (the part of -x
+        // perpendicular to the axis is (-0.64, 0, 0.48), unit (-0.8, 0, 0.6)).
+        let s = cylinder.support_local(&-Vector3::x()).unwrap();
+        assert!((s - Point3::new(0.2, 2.0, 3.6)).norm() < 1e-15, "{s:?}");
+        assert_eq!(cylinder.support_local(&Vector3::zeros()), None);
+    }
+
+    #[test]
+    fn zero_radius_is_the_segment() {
+        let segment = Cylinder::from_points(Point3::new(0.0, 0.0, -1.0), Point3::new(0.0, 0.0, 1.0), 0.0);
+        // Through the segment: hit facing the ray.
+        let hit = cast(&segment, [-2.0, 0.0, 0.5], [1.0, 0.0, 0.0], true).unwrap();
+        assert_eq!(
+            (hit.t, hit.normal, hit.feature),
+            (2.0, -Vector3::x(), FeatureId::Face(0))
+        );
+        assert!(cast(&segment, [-2.0, 1e-9, 0.5], [1.0, 0.0, 0.0], true).is_none());
+        // Down the axis: the end p1 at t = 2, normal +axis.
+        let hit = cast(&segment, [0.0, 0.0, 3.0], [0.0, 0.0, -1.0], true).unwrap();
+        assert_eq!(
+            (hit.t, hit.normal, hit.feature),
+            (2.0, Vector3::z(), FeatureId::Face(2))
+        );
+        let p = segment
+            .closest_point_local(&Point3::new(1.0, 0.0, 0.5), true)
+            .unwrap();
+        assert_eq!((p.point, p.is_inside), (Point3::new(0.0, 0.0, 0.5), false));
+        let p = segment
+            .closest_point_local(&Point3::new(0.0, 0.0, 0.5), false)
+            .unwrap();
+        assert_eq!((p.point, p.is_inside), (Point3::new(0.0, 0.0, 0.5), true));
+    }
+
+    #[test]
+    fn bad_input_never_panics_or_returns_nan() {
+        let cylinder = upright();
+        let nan = f64::NAN;
+        let inf = f64::INFINITY;
+        for (o, d) in [
+            ([nan, 0.0, 0.0], [1.0, 0.0, 0.0]),
+            ([-5.0, 0.0, 0.0], [inf, 0.0, 0.0]),
+            ([-5.0, 0.0, 0.0], [nan, 0.0, 0.0]),
+            ([0.0, 0.0, -5.0], [0.0, 0.0, inf]),
+            ([-inf, 0.0, 0.0], [1.0, 0.0, 0.0]),
+            ([-5.0, 0.0, 0.0], [0.0, 0.0, 0.0]),
+        ] {
+            for solid in [true, false] {
+                assert!(cast(&cylinder, o, d, solid).is_none(), "{o:?} {d:?}");
+            }
+        }
+        // A zero dir hits only from inside a solid cylinder.
+        let hit = cast(&cylinder, [0.0, 0.2, 0.9], [0.0, 0.0, 0.0], true).unwrap();
+        assert_eq!((hit.t, hit.normal), (0.0, Vector3::zeros()));
+        assert!(cast(&cylinder, [0.0, 0.2, 0.9], [0.0, 0.0, 0.0], false).is_none());
+        assert!(
+            cylinder
+                .closest_point_local(&Point3::new(nan, 0.0, 0.0), true)
+                .is_none()
+        );
+        assert!(
+            cylinder
+                .closest_point_local(&Point3::new(0.0, inf, 0.0), false)
+                .is_none()
+        );
+
+        let p = Point3::new(1.0f32, 2.0, 3.0);
+        assert_eq!(
+            Cylinder::try_from_points(p, p, 1.0).unwrap_err().to_string(),
+            "cylinder: p1 = [1.0, 2.0, 3.0] is invalid (must differ from p0 (zero-length axis))"
+        );
+        assert_eq!(
+            Cylinder::try_from_points(p, Point3::new(1.0, 2.0, 4.0), -1.0)
+                .unwrap_err()
+                .to_string(),
+            "cylinder: radius = -1.0 is invalid (must be finite and >= 0)"
+        );
+        assert_eq!(
+            Cylinder::try_from_points(Point3::new(nan, 0.0, 0.0), p.cast::<f64>(), 1.0)
+                .unwrap_err()
+                .to_string(),
+            "cylinder: p0 = [NaN, 0.0, 0.0] is invalid (must be finite)"
+        );
+        // An axis whose squared length underflows is zero-length too; one
+        // that overflows is refused.
+        assert!(Cylinder::try_from_points(p, p + Vector3::new(1e-30, 0.0, 0.0), 1.0).is_err());
+        let far = Point3::new(3e38f32, 0.0, 0.0);
+        assert!(Cylinder::try_from_points(-far, far, 1.0).is_err());
+        assert!(Cylinder::try_from_points(p, p + Vector3::x(), f32::INFINITY).is_err());
+    }
+
+    #[test]
+    fn lanes_equal_scalar() {
+        let p0 = Point3::new(0.5, -1.0, 0.25);
+        let p1 = Point3::new(-0.75, 1.5, 1.0);
+        assert_lanes_match_scalar(
+            &Cylinder::from_points(p0, p1, 0.75f32),
+            &Cylinder::from_points(p0.cast::<f64>(), p1.cast::<f64>(), 0.75),
+            3.0,
+        );
+        // Axis-aligned (parallel rays in the random set) and zero radius.
+        let p1 = Point3::new(0.5, -1.0, 2.0);
+        assert_lanes_match_scalar(
+            &Cylinder::from_points(p0, p1, 1.0f32),
+            &Cylinder::from_points(p0.cast::<f64>(), p1.cast::<f64>(), 1.0),
+            3.0,
+        );
+        assert_lanes_match_scalar(
+            &Cylinder::from_points(p0, p1, 0.0f32),
+            &Cylinder::from_points(p0.cast::<f64>(), p1.cast::<f64>(), 0.0),
+            3.0,
+        );
+    }
+}
