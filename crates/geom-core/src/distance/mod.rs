@@ -1,4 +1,11 @@
-//! Distance primitives shared by every shape.
+//! Distance primitives shared by every shape: point–segment and
+//! point–triangle (here, over lanes), segment–segment and segment–triangle.
+
+mod segment_segment;
+mod segment_triangle;
+
+pub use segment_segment::{SegmentSegmentClosest, closest_points_segment_segment};
+pub use segment_triangle::{SegmentTriangleClosest, closest_points_segment_triangle};
 
 use nalgebra::{Point3, SimdValue, Vector3};
 
