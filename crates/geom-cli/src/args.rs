@@ -68,6 +68,19 @@ impl<'a> Arguments<'a> {
         Ok(Some((option, value)))
     }
 
+    /// [`Arguments::next_option`], except that the options named in `flags`
+    /// take no value: they come back as `(name, "")`.
+    pub fn next_option_or_flag(&mut self, flags: &[&str]) -> Result<Option<(&'a str, &'a str)>, UsageError> {
+        if let Some((first, rest)) = self.remaining.split_first()
+            && let Some(name) = first.strip_prefix("--")
+            && flags.contains(&name)
+        {
+            self.remaining = rest;
+            return Ok(Some((name, "")));
+        }
+        self.next_option()
+    }
+
     /// The next argument if it is positional (`-` counts as positional:
     /// it names stdin); an option here is an error.
     pub fn positional(&mut self) -> Result<Option<&'a str>, UsageError> {

@@ -23,13 +23,24 @@ pub fn two_sum<T: Lane>(a: T, b: T) -> (T, T) {
 }
 
 /// Veltkamp's splitting constant `2^⌈p/2⌉ + 1` for the element precision
-/// (`p = 24` for f32, `53` for f64).
+/// (`p = 24` for f32, `53` for f64; `2⁵³ + 1` for a wider element such as
+/// the double-double reference, whose ≈106-bit significand is not a fixed
+/// binary format: there the split and [`two_product`]'s error term are
+/// approximate, but the product alone is already accurate to that precision).
 #[inline]
 fn split_constant<T: Lane>() -> T {
-    // 1 + 2⁻³⁰ rounds to 1 in f32 (24 bits), not in f64 (53 bits).
+    // 1 + 2⁻³⁰ rounds to 1 in f32 (24 bits), not in f64 (53 bits);
+    // 1 + 2⁻⁶⁰ rounds to 1 in f64, not in a double-double.
     let one = T::Element::one();
-    let single = one + nalgebra::convert::<f64, T::Element>(2f64.powi(-30)) == one;
-    lit::<T>(if single { 4097.0 } else { 134_217_729.0 })
+    let keeps = |exponent: i32| one + nalgebra::convert::<f64, T::Element>(2f64.powi(exponent)) != one;
+    if !keeps(-30) {
+        lit::<T>(4097.0)
+    } else if !keeps(-60) {
+        lit::<T>(134_217_729.0)
+    } else {
+        // 2⁵³ + 1 is not an f64: build it in the element type.
+        lit::<T>(2f64.powi(53)) + T::one()
+    }
 }
 
 /// `(p, e)` with `p = fl(a·b)` and `p + e = a·b` exactly (Dekker's

@@ -18,6 +18,8 @@
 
 pub mod aabb;
 pub mod distance;
+#[cfg(feature = "reference")]
+pub mod double_double;
 pub mod error;
 pub mod exact;
 pub mod pose;
@@ -28,6 +30,8 @@ pub mod scalar;
 pub mod shape;
 
 pub use aabb::Aabb;
+#[cfg(feature = "reference")]
+pub use double_double::DoubleDouble;
 pub use error::GeomError;
 pub use pose::PoseMatrix;
 pub use projection::{LaneProjection, PointProjection};

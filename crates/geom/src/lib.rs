@@ -26,6 +26,11 @@ pub use geom_core::{
 };
 pub use geom_prims::*;
 
+/// The double-double reference scalar (feature `reference`): the kernels
+/// run at `N = DoubleDouble` for answers accurate to about 106 bits.
+#[cfg(feature = "reference")]
+pub use geom_core::DoubleDouble;
+
 /// Everything a typical user needs: the shapes, the query types and the
 /// nalgebra types they are built from.
 pub mod prelude {
