@@ -30,7 +30,7 @@ pub fn ray_sphere(
 }
 
 /// Ray against a capped cylinder, after the seed code (a C# Unity port of
-/// Eberly's method, `/work/shared/seeds/000`): rotate the ray into a frame
+/// Eberly's method, as in the ray–cylinder seed article `shared/seeds/000`): rotate the ray into a frame
 /// along the axis built from the axis direction, solve the side quadratic
 /// `a t² + 2 b t + c` with `δ = b² − a c`, and reach the caps through
 /// `Vector3.Angle` and a cosine. Its bugs are fixed only as far as needed
