@@ -17,6 +17,7 @@
 #![deny(missing_docs)]
 
 pub mod aabb;
+pub mod contact;
 pub mod distance;
 pub mod error;
 pub mod exact;
@@ -28,6 +29,7 @@ pub mod scalar;
 pub mod shape;
 
 pub use aabb::Aabb;
+pub use contact::{ContactCandidate, ContactManifold, ContactManifolds, ContactPoint};
 pub use error::GeomError;
 pub use pose::PoseMatrix;
 pub use projection::{LaneProjection, PointProjection};

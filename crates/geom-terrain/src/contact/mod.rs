@@ -1,0 +1,1 @@
+//! Contacts between a heightfield and spheres or capsules.
