@@ -12,14 +12,18 @@
 //!   vertex (so flat internal edges never tilt a normal: no ghost
 //!   collisions), otherwise the direction between the closest points; an
 //!   active-edge direction that points into the neighbour's face region is
-//!   left to the neighbour. The depth is `radius − distance`;
+//!   left to the neighbour. The depth is `radius − distance`, except past an
+//!   inactive edge or vertex where the face's plane continues as the
+//!   terrain's surface (flat ground): there it is measured along the face
+//!   normal to that surface point, so a capsule lying on flat ground has the
+//!   same depth at both ends whichever triangle reports them (never more
+//!   than the true depth: the foot is a surface point);
 //! - crossing (distance 0): a separating-axis test over the face normal and
 //!   the segment × active-edge axes picks the shallowest way out;
 //! - every triangle's candidate is then grouped by normal (within the
 //!   heightfield's active-edge angle of the group's deepest) and each group
 //!   reduced to at most four points: the deepest, the farthest from it, the
-//!   one spanning the largest triangle, the one adding the most area
-//!   ([`reduce`]).
+//!   one spanning the largest triangle, the one adding the most area.
 //!
 //! The routines append manifolds to a [`ContactManifolds`] (the caller
 //! clears it), with normals from the first-named shape to the second and

@@ -86,11 +86,39 @@ fn triangle_candidate<N: Real>(
     }
     let region = region_of(&weights);
     let direction = offset / distance;
+    // Past an inactive edge or vertex, the contact is measured along the
+    // face normal to the face's plane when the foot of that perpendicular
+    // lies on the terrain's surface (flat ground on the other side, up to
+    // rounding): the same depth on both sides of a flat internal edge. The
+    // foot is a surface point, so the depth never exceeds the true one.
+    // Elsewhere (a bend, a drop, a hole) the true distance is kept.
+    let along_face = |feature: FeatureId| {
+        let height = face_normal.dot(&(on_segment - a));
+        let foot = on_segment - face_normal * height;
+        let surface_y = field.surface_y_at(foot.x, foot.z)?;
+        let tolerance = N::default_epsilon() * nalgebra::convert::<f64, N>(1024.0) * (scale + foot.y.abs());
+        if height < N::zero() || (surface_y - foot.y).abs() > tolerance {
+            return None;
+        }
+        Some(ContactCandidate {
+            normal: face_normal,
+            point: ContactPoint {
+                point_a: foot,
+                point_b: on_segment - face_normal * radius,
+                depth: radius - height,
+                feature_a: feature,
+                feature_b: FeatureId::Face(0),
+            },
+        })
+    };
     let (normal, feature) = match region {
         Region::Face => (face_normal, FeatureId::Face(id.0)),
         Region::Edge(k) => {
             let feature = FeatureId::Edge(3 * id.0 + k as u32);
             if !field.is_edge_active(id, k) {
+                if let Some(candidate) = along_face(feature) {
+                    return Some(candidate);
+                }
                 (face_normal, feature)
             } else {
                 if let Some((ni, nj, nhalf)) = field.edge_neighbor(i, j, id.half(), k) {
@@ -116,6 +144,8 @@ fn triangle_candidate<N: Real>(
             let feature = FeatureId::Vertex((si * field.cols() + sj) as u32);
             if field.is_vertex_active(si, sj) {
                 (direction, feature)
+            } else if let Some(candidate) = along_face(feature) {
+                return Some(candidate);
             } else {
                 (face_normal, feature)
             }

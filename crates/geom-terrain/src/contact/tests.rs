@@ -90,7 +90,13 @@ fn slide_over_plane<N: Real>(slope: [f64; 2], sink: f64) -> (f64, f64, usize) {
                     worst_angle = worst_angle.max(normal.angle(&up));
                     assert!(!manifold.points.is_empty() && manifold.points.len() <= 4);
                     for point in &manifold.points {
-                        deepest = deepest.max(point.depth.to_subset().unwrap());
+                        let depth: f64 = point.depth.to_subset().unwrap();
+                        deepest = deepest.max(depth);
+                        // Lying flat: every point of the manifold is as deep
+                        // (no shallow point from a neighbouring triangle).
+                        if axis.dot(&up).abs() < 1e-12 {
+                            worst_depth = worst_depth.max((depth - sink).abs());
+                        }
                     }
                     count += 1;
                 }
