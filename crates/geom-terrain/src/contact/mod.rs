@@ -18,6 +18,10 @@
 //!   normal to that surface point, so a capsule lying on flat ground has the
 //!   same depth at both ends whichever triangle reports them (never more
 //!   than the true depth: the foot is a surface point);
+//! - a segment point below the surface (sunk deeper than the radius without
+//!   crossing the triangle) is inside the solid: the normal turns to point
+//!   out of it (the face normal, or the direction from that point to the
+//!   triangle) and the depth is `radius + distance`;
 //! - crossing (distance 0): a separating-axis test over the face normal and
 //!   the segment × active-edge axes picks the shallowest way out;
 //! - every triangle's candidate is then grouped by normal (within the

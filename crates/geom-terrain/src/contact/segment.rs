@@ -85,7 +85,16 @@ fn triangle_candidate<N: Real>(
         ));
     }
     let region = region_of(&weights);
-    let direction = offset / distance;
+    // The heightfield is solid below its surface: a segment point there
+    // (a capsule sunk deeper than its radius, not crossing this triangle)
+    // is pushed out the other way, and deeper.
+    let inside = field.contains_local_point(&on_segment);
+    let direction = if inside {
+        -offset / distance
+    } else {
+        offset / distance
+    };
+    let signed_distance = if inside { -distance } else { distance };
     // Past an inactive edge or vertex, the contact is measured along the
     // face normal to the face's plane when the foot of that perpendicular
     // lies on the terrain's surface (flat ground on the other side, up to
@@ -97,7 +106,12 @@ fn triangle_candidate<N: Real>(
         let foot = on_segment - face_normal * height;
         let surface_y = field.surface_y_at(foot.x, foot.z)?;
         let tolerance = N::default_epsilon() * nalgebra::convert::<f64, N>(1024.0) * (scale + foot.y.abs());
-        if height < N::zero() || (surface_y - foot.y).abs() > tolerance {
+        let same_side = if inside {
+            height <= N::zero()
+        } else {
+            height >= N::zero()
+        };
+        if !same_side || (surface_y - foot.y).abs() > tolerance {
             return None;
         }
         Some(ContactCandidate {
@@ -112,7 +126,30 @@ fn triangle_candidate<N: Real>(
         })
     };
     let (normal, feature) = match region {
-        Region::Face => (face_normal, FeatureId::Face(id.0)),
+        Region::Face => {
+            // Inside, the signed height over the plane (negative) makes the
+            // depth exceed the radius. Outside but under the plane (below
+            // the rim, past a boundary or over a hole) the segment is pushed
+            // down, away from the face.
+            let height = face_normal.dot(&offset);
+            let (normal, depth) = if inside {
+                (face_normal, radius - height)
+            } else if height >= N::zero() {
+                (face_normal, radius - distance)
+            } else {
+                (-face_normal, radius - distance)
+            };
+            return Some(ContactCandidate {
+                normal,
+                point: ContactPoint {
+                    point_a: on_triangle,
+                    point_b: on_segment - normal * radius,
+                    depth,
+                    feature_a: FeatureId::Face(id.0),
+                    feature_b: FeatureId::Face(0),
+                },
+            });
+        }
         Region::Edge(k) => {
             let feature = FeatureId::Edge(3 * id.0 + k as u32);
             if !field.is_edge_active(id, k) {
@@ -121,7 +158,7 @@ fn triangle_candidate<N: Real>(
                 }
                 (face_normal, feature)
             } else {
-                if let Some((ni, nj, nhalf)) = field.edge_neighbor(i, j, id.half(), k) {
+                if !inside && let Some((ni, nj, nhalf)) = field.edge_neighbor(i, j, id.half(), k) {
                     // The direction points into the neighbour's face region:
                     // the neighbour reports this contact, with its own face.
                     let (ea, eb) = (triangle_vertex(triangle, k), triangle_vertex(triangle, k + 1));
@@ -156,7 +193,7 @@ fn triangle_candidate<N: Real>(
         point: ContactPoint {
             point_a: on_triangle,
             point_b: on_segment - normal * radius,
-            depth: radius - distance,
+            depth: radius - signed_distance,
             feature_a: feature,
             feature_b: FeatureId::Face(0),
         },
