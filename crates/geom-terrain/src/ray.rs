@@ -78,7 +78,9 @@ fn walk_grid<N: Real>(
         if lo <= hi { (lo, hi) } else { (hi, lo) }
     };
     let (a_lo, a_hi) = span(0, t0, t1, range_a);
-    for step in 0..=(a_hi - a_lo) {
+    // `span` is monotone, so `a_lo <= a_hi`; saturating keeps a NaN-born
+    // inversion from panicking.
+    for step in 0..=a_hi.saturating_sub(a_lo) {
         let a = if dir[0] >= N::zero() {
             a_lo + step
         } else {
@@ -86,7 +88,7 @@ fn walk_grid<N: Real>(
         };
         let (ta, tb) = slab(0, a, t0, t1);
         let (b_lo, b_hi) = span(1, ta, tb, range_b);
-        for step_b in 0..=(b_hi - b_lo) {
+        for step_b in 0..=b_hi.saturating_sub(b_lo) {
             let b = if dir[1] >= N::zero() {
                 b_lo + step_b
             } else {
