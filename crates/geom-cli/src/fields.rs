@@ -139,10 +139,67 @@ impl<'a> Fields<'a> {
         self.numbers::<N, 3>(key).map(Vector3::from)
     }
 
+    /// A required array of finite numbers in precision `N`, of any length.
+    pub fn number_list<N: Precision>(&self, key: &str) -> Result<Vec<N>, String> {
+        let value = self.required(key)?;
+        let path = self.path_of(key);
+        let items = value
+            .as_array()
+            .ok_or_else(|| format!("{path}: expected an array of numbers, got {}", shown(value)))?;
+        items
+            .iter()
+            .enumerate()
+            .map(|(index, item)| finite_number(item, &format!("{path}[{index}]")))
+            .collect()
+    }
+
+    /// A required non-negative integer (a count or an index).
+    pub fn count(&self, key: &str) -> Result<usize, String> {
+        let value = self.required(key)?;
+        as_count(value).ok_or_else(|| {
+            format!(
+                "{}: expected a non-negative integer, got {}",
+                self.path_of(key),
+                shown(value)
+            )
+        })
+    }
+
+    /// An optional array of non-negative integers, empty when absent.
+    pub fn count_list_or_empty(&self, key: &str) -> Result<Vec<usize>, String> {
+        let Some(value) = self.object.get(key) else {
+            return Ok(Vec::new());
+        };
+        let path = self.path_of(key);
+        let items = value.as_array().ok_or_else(|| {
+            format!(
+                "{path}: expected an array of non-negative integers, got {}",
+                shown(value)
+            )
+        })?;
+        items
+            .iter()
+            .enumerate()
+            .map(|(index, item)| {
+                as_count(item).ok_or_else(|| {
+                    format!(
+                        "{path}[{index}]: expected a non-negative integer, got {}",
+                        shown(item)
+                    )
+                })
+            })
+            .collect()
+    }
+
     /// A required nested object.
     pub fn object(&self, key: &str, path: &'a str) -> Result<Fields<'a>, String> {
         Fields::of(self.required(key)?, path)
     }
+}
+
+/// A JSON integer `>= 0` that fits a `usize`.
+fn as_count(value: &Value) -> Option<usize> {
+    value.as_u64().and_then(|n| usize::try_from(n).ok())
 }
 
 /// A JSON number rounded to `N`, refusing non-numbers and values that

@@ -6,6 +6,7 @@
 #![deny(missing_docs)]
 
 mod args;
+mod contact;
 mod demo;
 mod fields;
 mod image;
@@ -31,7 +32,7 @@ geom: collision queries written once for f32 and f64
 Usage: geom <COMMAND> [OPTIONS]
 
 Commands:
-  query [FILE]   answer JSON-lines queries (ray_cast, closest_point) from FILE or stdin
+  query [FILE]   answer JSON-lines queries (ray_cast, closest_point, contact) from FILE or stdin
   render         ray-cast the default scene into PNGs, with an f32-vs-f64 error heatmap
   demo           render the default scene in both precisions and print an error table
   precision      f32 and f64 against a double-double reference, per shape, query and category
@@ -59,6 +60,10 @@ has none or the line is not valid JSON).
   {\"id\": ANY, \"op\": \"closest_point\", \"precision\": P, \"shape\": SHAPE,
    \"point\": [x,y,z], \"solid\": BOOL}
     -> {\"id\":…,\"point\":[…],\"inside\":BOOL,\"distance\":signed (negative inside)}
+  {\"id\": ANY, \"op\": \"contact\", \"precision\": P, \"a\": SHAPE, \"b\": SHAPE, \"margin\": NUM}
+    -> {\"id\":…,\"contacts\":[{\"point_a\":[…],\"point_b\":[…],\"normal\":[…],\"depth\":…},…]}
+       normal from a to b, depth > 0 overlapping (down to -margin); a heightfield
+       with a sphere or a capsule, either order (other pairs: not yet)
 
 Defaults: precision \"f64\", max_t infinity, solid true. t is in units of dir;
 point = origin + t*dir. Numbers print as the shortest decimal that reads back
@@ -74,10 +79,14 @@ SHAPE (world coordinates; rotation is a quaternion [x,y,z,w], normalised, defaul
   {\"type\":\"halfspace\", \"normal\":[..], \"offset\":d}     (solid where n.x <= d)
   {\"type\":\"triangle\",  \"a\":[..], \"b\":[..], \"c\":[..]}
   {\"type\":\"segment\",   \"a\":[..], \"b\":[..]}
+  {\"type\":\"heightfield\", \"origin\":[..], \"cell\":[dx,dz], \"rows\":R, \"cols\":C,
+   \"heights\":[R*C numbers, row-major], \"holes\":[cells], \"flip\":[cells]}
+     sample (i,j) at origin + (i*dx, heights[i*C+j], j*dz); cell (i,j) = i*(C-1)+j,
+     split along (i,j)-(i+1,j+1), or (i+1,j)-(i,j+1) when flipped; Y-up, solid below
 
 A line that cannot be answered (bad JSON, wrong or missing or unknown fields,
-an invalid shape, ops contact/sweep/slide and heightfields, which are not
-supported yet) gets {\"id\":…,\"line\":N,\"error\":\"…\"} and the run goes on;
+an invalid shape, ops sweep/slide and contact pairs without a heightfield,
+which are not supported yet) gets {\"id\":…,\"line\":N,\"error\":\"…\"} and the run goes on;
 N counts every physical line from 1. Exit status: 0 when every line was
 answered, 1 when any line failed, 2 for a bad command line.
 ";

@@ -18,12 +18,13 @@ use std::io::{self, BufRead, Write};
 use geom::prelude::Ray;
 use serde_json::Value;
 
+use crate::contact::contact;
 use crate::fields::Fields;
 use crate::precision::{Precision, format_number, format_vector};
 use crate::scene::build_shape;
 
 /// Operations DESIGN.md names but geom does not answer yet.
-const UNSUPPORTED_OPS: [&str; 3] = ["contact", "sweep", "slide"];
+const UNSUPPORTED_OPS: [&str; 2] = ["sweep", "slide"];
 
 /// How many lines a query run answered and how many of those were errors.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -115,7 +116,7 @@ fn answer_request(request: &Value) -> Result<String, String> {
         ));
     }
     match op {
-        "ray_cast" | "closest_point" => {}
+        "ray_cast" | "closest_point" | "contact" => {}
         unsupported if UNSUPPORTED_OPS.contains(&unsupported) => {
             return Err(format!("op '{unsupported}' is not supported yet"));
         }
@@ -129,7 +130,9 @@ fn answer_request(request: &Value) -> Result<String, String> {
         ("ray_cast", "f32") => ray_cast::<f32>(&fields),
         ("ray_cast", _) => ray_cast::<f64>(&fields),
         ("closest_point", "f32") => closest_point::<f32>(&fields),
-        _ => closest_point::<f64>(&fields),
+        ("closest_point", _) => closest_point::<f64>(&fields),
+        ("contact", "f32") => contact::<f32>(&fields),
+        _ => contact::<f64>(&fields),
     }
 }
 
@@ -279,11 +282,7 @@ mod tests {
                 "missing field 'op'",
             ),
             (r#"{"id":1,"op":"fly"}"#, Value::from(1), "unknown op 'fly'"),
-            (
-                r#"{"id":1,"op":"contact"}"#,
-                Value::from(1),
-                "op 'contact' is not supported yet",
-            ),
+            (r#"{"id":1,"op":"contact"}"#, Value::from(1), "missing field 'a'"),
             (
                 r#"{"id":1,"op":"sweep"}"#,
                 Value::from(1),

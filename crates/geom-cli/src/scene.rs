@@ -9,7 +9,9 @@
 //! their defining points directly.
 
 use geom::core::nalgebra::Quaternion;
-use geom::prelude::{Isometry3, Point3, Shape, Sphere, Translation3, UnitQuaternion};
+use geom::prelude::{
+    HeightField, HeightFieldDesc, Isometry3, Point3, Shape, Sphere, Translation3, UnitQuaternion,
+};
 use serde_json::Value;
 
 use crate::fields::Fields;
@@ -54,12 +56,35 @@ pub fn build_shape<N: Precision>(description: &Value) -> Result<PlacedShape<N>, 
         "halfspace" => build_halfspace(&fields),
         "triangle" => build_triangle(&fields),
         "segment" => build_segment(&fields),
-        "heightfield" => Err("shape type 'heightfield' is not supported yet".to_string()),
+        "heightfield" => Ok(at_identity(build_heightfield::<N>(&fields)?)),
         other => Err(format!(
             "unknown shape type '{other}' (expected one of {})",
             SHAPE_TYPES.join(", ")
         )),
     }
+}
+
+/// A heightfield from its JSON description (DESIGN.md's layout: `origin`,
+/// `cell` `[dx, dz]`, `rows`, `cols`, `heights` row-major, optional
+/// `holes` and `flip` cell indices), in world coordinates under the
+/// identity pose. Invalid values carry the heightfield's own message.
+pub fn build_heightfield<N: Precision>(fields: &Fields) -> Result<HeightField<N>, String> {
+    fields.reject_unknown(
+        &[
+            "type", "origin", "cell", "rows", "cols", "heights", "holes", "flip",
+        ],
+        "a heightfield",
+    )?;
+    let mut desc = HeightFieldDesc::new(
+        fields.point::<N>("origin")?,
+        fields.numbers::<N, 2>("cell")?,
+        fields.count("rows")?,
+        fields.count("cols")?,
+        fields.number_list::<N>("heights")?,
+    );
+    desc.hole_cells = fields.count_list_or_empty("holes")?;
+    desc.flipped_cells = fields.count_list_or_empty("flip")?;
+    HeightField::try_from_desc(desc).map_err(|e| e.to_string())
 }
 
 /// A shape in world coordinates under the identity pose.
@@ -231,15 +256,60 @@ mod tests {
                 json!({"type": "sphere", "center": [0, 0, 0], "radius": 1, "rotation": [0, 0, 0, 1]}),
                 "unknown field 'shape.rotation' for a sphere",
             ),
+            (json!({"type": "heightfield"}), "missing field 'shape.origin'"),
             (
-                json!({"type": "heightfield"}),
-                "shape type 'heightfield' is not supported yet",
+                json!({"type": "heightfield", "origin": [0, 0, 0], "cell": [1, 1], "rows": 2, "cols": 2,
+                       "heights": [0, 0, 0]}),
+                "heightfield: heights = 3 numbers is invalid (must hold rows·cols numbers)",
+            ),
+            (
+                json!({"type": "heightfield", "origin": [0, 0, 0], "cell": [1, 1], "rows": 2, "cols": 2,
+                       "heights": [0, 0, 0, 0], "holes": [1]}),
+                "heightfield: holes = 1 is invalid",
+            ),
+            (
+                json!({"type": "heightfield", "origin": [0, 0, 0], "cell": [1, 1], "rows": -2, "cols": 2,
+                       "heights": []}),
+                "shape.rows: expected a non-negative integer, got -2",
+            ),
+            (
+                json!({"type": "heightfield", "origin": [0, 0, 0], "cell": [1, 1], "rows": 2, "cols": 2,
+                       "heights": [0, 1, "x", 0]}),
+                "shape.heights[2]: expected a number",
             ),
         ];
         for (description, expected) in cases {
             let error = build(description).unwrap_err();
             assert!(error.starts_with(expected), "{error}");
         }
+    }
+
+    #[test]
+    fn heightfield_follows_the_design_layout() {
+        // 2 × 3 samples; sample (i, j) at origin + (i·2, h, j·0.5).
+        let placed = build(
+            json!({"type": "heightfield", "origin": [10, 1, -3], "cell": [2, 0.5],
+            "rows": 2, "cols": 3, "heights": [0, 1, 2, 3, 4, 5], "flip": [1], "holes": [0]}),
+        )
+        .unwrap();
+        // Straight down onto the middle of cell (0, 1) (flipped, not a
+        // hole) at x = 11, z = −2.25: the middle lies on the flipped
+        // diagonal from sample (1, 1) to (0, 2), heights 4 and 2, so
+        // y = 1 + 3 = 4 and t = 6.
+        let ray = Ray::new(Point3::new(11.0, 10.0, -2.25), Vector3::new(0.0, -1.0, 0.0));
+        let hit = placed
+            .shape
+            .ray_cast(&placed.pose, &ray, f64::INFINITY, true)
+            .unwrap();
+        assert!((hit.t - 6.0).abs() < 1e-15, "{}", hit.t);
+        // Cell 0 is a hole.
+        let ray = Ray::new(Point3::new(11.0, 10.0, -2.75), Vector3::new(0.0, -1.0, 0.0));
+        assert!(
+            placed
+                .shape
+                .ray_cast(&placed.pose, &ray, f64::INFINITY, true)
+                .is_none()
+        );
     }
 
     #[test]

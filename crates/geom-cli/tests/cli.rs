@@ -137,8 +137,13 @@ fn mixed_lines_get_one_answer_each_in_order() {
         assert!(close(vector(&answers[2]["point"])[i], expected, 1e-15));
     }
 
-    // 4: not supported yet, the run goes on.
-    assert_eq!(answers[3]["error"], "op 'contact' is not supported yet");
+    // 4: not supported yet (contact answers heightfield pairs only), the run goes on.
+    assert!(
+        answers[3]["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("op 'contact' is not supported yet for sphere and sphere")
+    );
     assert_eq!(answers[3]["line"], 4);
 
     // 5: f32 agrees with the f64 answer to f32 precision and prints f32 digits.
@@ -165,10 +170,7 @@ fn mixed_lines_get_one_answer_each_in_order() {
             .unwrap()
             .contains("unknown precision 'f128'")
     );
-    assert_eq!(
-        answers[8]["error"],
-        "shape type 'heightfield' is not supported yet"
-    );
+    assert_eq!(answers[8]["error"], "missing field 'shape.origin'");
 }
 
 #[test]
@@ -453,4 +455,77 @@ fn each_primitive_answers_a_hand_computed_ray() {
         }
     }
     assert_eq!(output.status.code(), Some(0));
+}
+
+/// 6 × 6 samples one unit apart from the origin, flat at y = 0 except a
+/// bump of height 1 at sample (1, 1).
+fn bumpy_ground() -> Value {
+    let mut heights = vec![0.0; 36];
+    heights[6 + 1] = 1.0;
+    json!({"type": "heightfield", "origin": [0, 0, 0], "cell": [1, 1], "rows": 6, "cols": 6, "heights": heights})
+}
+
+#[test]
+fn heightfield_answers_hand_computed_queries() {
+    let sphere = json!({"type": "sphere", "center": [3.5, 0.3, 3.5], "radius": 0.5});
+    let capsule = json!({"type": "capsule", "a": [3.2, 0.4, 3.5], "b": [3.8, 0.4, 3.5], "radius": 0.5});
+    let lines = [
+        // Down onto cell (0, 0) at x = 0.5, z = 0.25 (below its default
+        // diagonal): the triangle (0,0,0), (1,1,1), (1,0,0) is the plane
+        // y = z, met at y = 0.25: t = 4.75, normal (0, 1, −1)/√2.
+        json!({"id": 1, "op": "ray_cast", "shape": bumpy_ground(),
+               "ray": {"origin": [0.5, 5, 0.25], "dir": [0, -1, 0]}}),
+        // Above the flat part: straight down, 0.75 away.
+        json!({"id": 2, "op": "closest_point", "shape": bumpy_ground(), "point": [3.5, 0.75, 3.5]}),
+        // Below the surface: inside, the point itself, signed distance −0.5.
+        json!({"id": 3, "op": "closest_point", "shape": bumpy_ground(), "point": [3.5, -0.5, 3.5]}),
+        // A sphere 0.2 deep into the flat part; normal from the ground up.
+        json!({"id": 4, "op": "contact", "a": bumpy_ground(), "b": sphere}),
+        // A capsule lying along x, 0.1 deep; normal from the capsule down.
+        json!({"id": 5, "op": "contact", "a": capsule, "b": bumpy_ground()}),
+    ];
+    let input: Vec<String> = lines.iter().map(Value::to_string).collect();
+    let output = geom(&["query"], &input.join("\n"));
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+    let answers = answers(&output);
+
+    assert_eq!(answers[0]["hit"], true);
+    assert!(close(answers[0]["t"].as_f64().unwrap(), 4.75, 1e-15));
+    let s = 0.5f64.sqrt();
+    let normal = vector(&answers[0]["normal"]);
+    for (got, expected) in normal.iter().zip([0.0, s, -s]) {
+        assert!((got - expected).abs() < 1e-15, "{normal:?}");
+    }
+
+    assert_eq!(answers[1]["point"], json!([3.5, 0, 3.5]));
+    assert_eq!(answers[1]["inside"], false);
+    assert_eq!(answers[1]["distance"], 0.75);
+    assert_eq!(answers[2]["point"], json!([3.5, -0.5, 3.5]));
+    assert_eq!(answers[2]["inside"], true);
+    assert_eq!(answers[2]["distance"], -0.5);
+
+    let contacts = answers[3]["contacts"].as_array().unwrap();
+    assert_eq!(contacts.len(), 1);
+    assert_eq!(vector(&contacts[0]["normal"]), [0.0, 1.0, 0.0]);
+    assert_eq!(vector(&contacts[0]["point_a"]), [3.5, 0.0, 3.5]);
+    assert!(close(contacts[0]["depth"].as_f64().unwrap(), 0.2, 1e-15));
+    assert!(close(vector(&contacts[0]["point_b"])[1], -0.2, 1e-15));
+
+    let contacts = answers[4]["contacts"].as_array().unwrap();
+    assert!((1..=4).contains(&contacts.len()), "{contacts:?}");
+    for contact in contacts {
+        assert_eq!(vector(&contact["normal"]), [0.0, -1.0, 0.0]);
+        assert!(close(contact["depth"].as_f64().unwrap(), 0.1, 1e-15));
+        let (on_capsule, on_ground) = (vector(&contact["point_a"]), vector(&contact["point_b"]));
+        assert!((3.2..=3.8).contains(&on_capsule[0]) && on_capsule[0] == on_ground[0]);
+        assert!(close(on_capsule[1], -0.1, 1e-15) && on_ground[1] == 0.0);
+    }
+    // The two ends of the capsule are both kept (the best spread).
+    let xs: Vec<f64> = contacts.iter().map(|c| vector(&c["point_b"])[0]).collect();
+    assert!(xs.contains(&3.2) && xs.contains(&3.8), "{xs:?}");
 }

@@ -17,6 +17,7 @@
 #![deny(missing_docs)]
 
 pub mod aabb;
+pub mod contact;
 pub mod distance;
 #[cfg(feature = "reference")]
 pub mod double_double;
@@ -30,6 +31,7 @@ pub mod scalar;
 pub mod shape;
 
 pub use aabb::Aabb;
+pub use contact::{ContactCandidate, ContactManifold, ContactManifolds, ContactPoint};
 #[cfg(feature = "reference")]
 pub use double_double::DoubleDouble;
 pub use error::GeomError;

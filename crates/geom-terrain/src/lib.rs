@@ -1,6 +1,22 @@
-//! Heightfield terrain for geom.
-//!
-//! The heightfield shape, its ray casts, active edges and contacts arrive in a
-//! later release; this crate is part of the workspace already so that the
-//! dependency order (core ← prims ← terrain ← geom) is fixed from the start.
+//! Heightfield terrain for geom: a Y-up grid of heights with per-cell
+//! diagonals and holes ([`HeightField`]), the triangles in a box
+//! ([`HeightField::triangles_in_aabb`]), ray casts and closest points
+//! through the [`Shape`](geom_core::Shape) trait, active edges, and sphere
+//! and capsule contacts that do not catch on the internal edges of flat
+//! ground ([`contact`]).
 #![deny(missing_docs)]
+
+mod active_edges;
+mod bits;
+mod cells;
+pub mod contact;
+mod heightfield;
+mod iter;
+mod ray;
+mod shape;
+#[cfg(test)]
+pub(crate) mod test_support;
+
+pub use active_edges::DEFAULT_ACTIVE_EDGE_ANGLE_DEGREES;
+pub use heightfield::{HeightField, HeightFieldDesc, TriangleId};
+pub use iter::TrianglesInAabb;

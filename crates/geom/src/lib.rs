@@ -24,7 +24,11 @@ pub use geom_core::{
     Aabb, FeatureId, GeomError, Lane, LaneHit, LaneProjection, LaneShape, PointProjection, Ray, RayHit, Real,
     Shape, ShapeKind,
 };
+pub use geom_core::{ContactCandidate, ContactManifold, ContactManifolds, ContactPoint};
 pub use geom_prims::*;
+pub use geom_terrain::{
+    DEFAULT_ACTIVE_EDGE_ANGLE_DEGREES, HeightField, HeightFieldDesc, TriangleId, TrianglesInAabb,
+};
 
 /// The double-double reference scalar (feature `reference`): the kernels
 /// run at `N = DoubleDouble` for answers accurate to about 106 bits.
@@ -37,7 +41,9 @@ pub mod prelude {
     pub use geom_core::{
         Aabb, FeatureId, GeomError, LaneShape, PointProjection, Ray, RayHit, Real, Shape, ShapeKind,
     };
+    pub use geom_core::{ContactManifold, ContactManifolds, ContactPoint};
     pub use geom_prims::{Capsule, Cone, Cuboid, Cylinder, Ellipsoid, HalfSpace, Segment, Sphere, Triangle};
+    pub use geom_terrain::{HeightField, HeightFieldDesc};
     pub use nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
 }
 

@@ -1,0 +1,206 @@
+//! Contact points and manifolds: what pair routines report, in buffers that
+//! are cleared and refilled so that a warm caller allocates nothing.
+//!
+//! Conventions (DESIGN.md, "The geom command line"): a manifold's `normal`
+//! is a unit vector pointing from shape `a` to shape `b`; a point's `depth`
+//! is the overlap along that normal, positive when the shapes overlap and
+//! negative (down to `-margin`) when they are apart but within the margin.
+//! `point_a` lies on `a`'s surface and `point_b` on `b`'s, in world space.
+
+use nalgebra::{Point3, Vector3};
+
+use crate::ray::FeatureId;
+use crate::scalar::Real;
+
+/// One contact between shapes `a` and `b`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactPoint<N: Real> {
+    /// The point of `a`'s surface involved, in world space.
+    pub point_a: Point3<N>,
+    /// The point of `b`'s surface involved, in world space.
+    pub point_b: Point3<N>,
+    /// Overlap along the manifold normal: `> 0` overlapping, `< 0` apart.
+    pub depth: N,
+    /// The feature of `a` the contact lies on.
+    pub feature_a: FeatureId,
+    /// The feature of `b` the contact lies on.
+    pub feature_b: FeatureId,
+}
+
+impl<N: Real> ContactPoint<N> {
+    /// The same contact seen from the other shape: points and features
+    /// swapped (the manifold's normal must be negated with it).
+    pub fn swapped(self) -> Self {
+        ContactPoint {
+            point_a: self.point_b,
+            point_b: self.point_a,
+            depth: self.depth,
+            feature_a: self.feature_b,
+            feature_b: self.feature_a,
+        }
+    }
+}
+
+/// Contacts sharing one normal (from `a` to `b`, unit length).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ContactManifold<N: Real> {
+    /// Unit normal from `a` to `b`.
+    pub normal: Vector3<N>,
+    /// The contact points (routines in geom keep at most four).
+    pub points: Vec<ContactPoint<N>>,
+}
+
+impl<N: Real> ContactManifold<N> {
+    /// The largest depth among the points (`None` when there are none).
+    pub fn max_depth(&self) -> Option<N> {
+        self.points.iter().map(|p| p.depth).reduce(|a, b| a.max(b))
+    }
+}
+
+/// A candidate contact with its own normal, before a routine groups
+/// candidates into manifolds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactCandidate<N: Real> {
+    /// Unit normal from `a` to `b` for this candidate alone.
+    pub normal: Vector3<N>,
+    /// The contact.
+    pub point: ContactPoint<N>,
+}
+
+/// The reusable output of a contact query: a list of manifolds that keeps
+/// its storage (and each manifold's point storage) across
+/// [`ContactManifolds::clear`], plus working space for routines that
+/// collect candidates before reducing them. Once warm, refilling it
+/// allocates nothing.
+#[derive(Clone, Debug, Default)]
+pub struct ContactManifolds<N: Real> {
+    pool: Vec<ContactManifold<N>>,
+    len: usize,
+    candidates: Vec<ContactCandidate<N>>,
+}
+
+impl<N: Real> ContactManifolds<N> {
+    /// An empty buffer.
+    pub fn new() -> Self {
+        ContactManifolds {
+            pool: Vec::new(),
+            len: 0,
+            candidates: Vec::new(),
+        }
+    }
+
+    /// Forgets every manifold, keeping the storage.
+    pub fn clear(&mut self) {
+        self.len = 0;
+        self.candidates.clear();
+    }
+
+    /// The manifolds currently held.
+    pub fn as_slice(&self) -> &[ContactManifold<N>] {
+        &self.pool[..self.len]
+    }
+
+    /// The manifolds currently held, mutable.
+    pub fn as_mut_slice(&mut self) -> &mut [ContactManifold<N>] {
+        &mut self.pool[..self.len]
+    }
+
+    /// How many manifolds are held.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether no manifold is held.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Every contact point of every manifold, with its manifold's normal.
+    pub fn points(&self) -> impl Iterator<Item = (&Vector3<N>, &ContactPoint<N>)> {
+        self.as_slice()
+            .iter()
+            .flat_map(|m| m.points.iter().map(move |p| (&m.normal, p)))
+    }
+
+    /// Starts a new, empty manifold with `normal` (reusing storage) and
+    /// returns it for filling.
+    pub fn push_manifold(&mut self, normal: Vector3<N>) -> &mut ContactManifold<N> {
+        if self.len == self.pool.len() {
+            self.pool.push(ContactManifold {
+                normal,
+                points: Vec::with_capacity(4),
+            });
+        }
+        let manifold = &mut self.pool[self.len];
+        manifold.normal = normal;
+        manifold.points.clear();
+        self.len += 1;
+        manifold
+    }
+
+    /// Drops the manifolds from index `len` on (keeping their storage).
+    pub fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len);
+    }
+
+    /// Working space for candidates: routines push into it, then group and
+    /// reduce them into manifolds. [`ContactManifolds::clear`] empties it.
+    pub fn candidates_mut(&mut self) -> &mut Vec<ContactCandidate<N>> {
+        &mut self.candidates
+    }
+
+    /// Swaps the roles of `a` and `b` in the manifolds from index `from` on:
+    /// normals negated, points and features swapped (a reversed pair
+    /// reuses the forward routine this way).
+    pub fn swap_roles_from(&mut self, from: usize) {
+        for manifold in &mut self.pool[from.min(self.len)..self.len] {
+            manifold.normal = -manifold.normal;
+            for point in &mut manifold.points {
+                *point = point.swapped();
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn point(depth: f64) -> ContactPoint<f64> {
+        ContactPoint {
+            point_a: Point3::new(0.0, 1.0, 0.0),
+            point_b: Point3::new(0.0, 2.0, 0.0),
+            depth,
+            feature_a: FeatureId::Face(3),
+            feature_b: FeatureId::Vertex(1),
+        }
+    }
+
+    #[test]
+    fn buffers_are_reused_and_roles_swap() {
+        let mut manifolds = ContactManifolds::<f64>::new();
+        for round in 0..3 {
+            manifolds.clear();
+            assert!(manifolds.is_empty());
+            let m = manifolds.push_manifold(Vector3::y());
+            m.points.push(point(0.5));
+            m.points.push(point(-0.25));
+            manifolds.push_manifold(Vector3::x()).points.push(point(1.0));
+            assert_eq!(manifolds.len(), 2, "round {round}");
+            assert_eq!(manifolds.as_slice()[0].points.len(), 2);
+            assert_eq!(manifolds.as_slice()[0].max_depth(), Some(0.5));
+            assert_eq!(manifolds.points().count(), 3);
+        }
+        let capacity = manifolds.as_slice()[0].points.capacity();
+        manifolds.swap_roles_from(1);
+        assert_eq!(manifolds.as_slice()[0].normal, Vector3::y());
+        assert_eq!(manifolds.as_slice()[1].normal, -Vector3::x());
+        let swapped = manifolds.as_slice()[1].points[0];
+        assert_eq!(swapped.point_a, Point3::new(0.0, 2.0, 0.0));
+        assert_eq!(swapped.feature_a, FeatureId::Vertex(1));
+        manifolds.clear();
+        manifolds.push_manifold(Vector3::z());
+        assert_eq!(manifolds.as_slice()[0].points.capacity(), capacity);
+        assert!(manifolds.as_slice()[0].points.is_empty());
+    }
+}

@@ -1,0 +1,91 @@
+//! Contacts between a heightfield and spheres or capsules.
+//!
+//! Both reduce to one routine, a swept-sphere segment (a sphere is a
+//! zero-length segment) against the triangles in its box, after PhysX 4.1's
+//! capsule–heightfield contact (seed 004) and Jolt's active edges:
+//!
+//! - per triangle, the closest points of segment and triangle
+//!   ([`closest_points_segment_triangle`](geom_core::distance::closest_points_segment_triangle));
+//!   a triangle farther than `radius + margin` gives nothing;
+//! - apart (distance > 0): the normal is the face normal when the closest
+//!   feature of the triangle is its face, an inactive edge or an inactive
+//!   vertex (so flat internal edges never tilt a normal: no ghost
+//!   collisions), otherwise the direction between the closest points; an
+//!   active-edge direction that points into the neighbour's face region is
+//!   left to the neighbour. The depth is `radius − distance`, except past an
+//!   inactive edge or vertex where the face's plane continues as the
+//!   terrain's surface (flat ground): there it is measured along the face
+//!   normal to that surface point, so a capsule lying on flat ground has the
+//!   same depth at both ends whichever triangle reports them (never more
+//!   than the true depth: the foot is a surface point);
+//! - a segment point below the surface (sunk deeper than the radius without
+//!   crossing the triangle) is inside the solid: the normal turns to point
+//!   out of it (the face normal, or the direction from that point to the
+//!   triangle) and the depth is `radius + distance`;
+//! - crossing (distance 0): a separating-axis test over the face normal and
+//!   the segment × active-edge axes picks the shallowest way out;
+//! - every triangle's candidate is then grouped by normal (within the
+//!   heightfield's active-edge angle of the group's deepest) and each group
+//!   reduced to at most four points: the deepest, the farthest from it, the
+//!   one spanning the largest triangle, the one adding the most area.
+//!
+//! The routines append manifolds to a [`ContactManifolds`] (the caller
+//! clears it), with normals from the first-named shape to the second and
+//! world-space points. Once the buffer is warm they allocate nothing.
+
+mod capsule;
+mod reduce;
+mod segment;
+mod sphere;
+
+pub use capsule::{contact_capsule_heightfield, contact_heightfield_capsule};
+pub use sphere::{contact_heightfield_sphere, contact_sphere_heightfield};
+
+use geom_core::pose::PoseMatrix;
+use geom_core::{ContactManifolds, Real};
+use nalgebra::{Isometry3, Point3};
+
+use crate::HeightField;
+
+/// Contacts of the heightfield at `field_pose` with the swept sphere of
+/// `radius` around the world segment `world_p0 world_p1`, appended to `out`
+/// with normals pointing from the heightfield to the swept sphere.
+pub(crate) fn contact_heightfield_swept_sphere<N: Real>(
+    field: &HeightField<N>,
+    field_pose: &Isometry3<N>,
+    world_p0: &Point3<N>,
+    world_p1: &Point3<N>,
+    radius: N,
+    margin: N,
+    out: &mut ContactManifolds<N>,
+) {
+    let inputs_finite = world_p0.iter().chain(world_p1.iter()).all(|c| c.is_finite())
+        && radius.is_finite()
+        && margin.is_finite()
+        && field_pose.translation.vector.iter().all(|c| c.is_finite())
+        && field_pose.rotation.coords.iter().all(|c| c.is_finite());
+    if !inputs_finite || radius + margin < N::zero() {
+        return;
+    }
+    let matrix = PoseMatrix::new(field_pose);
+    let p0 = matrix.point_to_local(world_p0);
+    let p1 = matrix.point_to_local(world_p1);
+    let mut candidates = std::mem::take(out.candidates_mut());
+    candidates.clear();
+    segment::collect_candidates(field, &p0, &p1, radius, margin, &mut candidates);
+    let first = out.len();
+    let group_angle = field.active_edge_angle.max(nalgebra::convert(1e-3));
+    reduce::group_and_reduce(&mut candidates, group_angle.cos(), out);
+    for manifold in &mut out.as_mut_slice()[first..] {
+        manifold.normal = matrix.vector_to_world(&manifold.normal);
+        for point in &mut manifold.points {
+            point.point_a = matrix.point_to_world(&point.point_a);
+            point.point_b = matrix.point_to_world(&point.point_b);
+        }
+    }
+    candidates.clear();
+    *out.candidates_mut() = candidates;
+}
+
+#[cfg(test)]
+mod tests;

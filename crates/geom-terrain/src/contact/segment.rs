@@ -1,0 +1,278 @@
+//! One candidate contact per triangle near a swept-sphere segment.
+
+use geom_core::distance::{closest_point_on_triangle, closest_points_segment_triangle};
+use geom_core::{ContactCandidate, ContactPoint, FeatureId, Real};
+use geom_prims::Triangle;
+use nalgebra::{Point3, Vector3};
+
+use crate::{HeightField, TriangleId};
+
+/// Which part of a triangle holds a closest point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Region {
+    Face,
+    /// Edge `k`, from vertex `k` to vertex `k+1`.
+    Edge(usize),
+    Vertex(usize),
+}
+
+/// The region from barycentric weights of the closest point: the
+/// point–triangle routine returns exact zeros outside the face region.
+fn region_of<N: Real>(weights: &Vector3<N>) -> Region {
+    let zero = N::zero();
+    match (weights.x == zero, weights.y == zero, weights.z == zero) {
+        (false, false, false) => Region::Face,
+        (false, false, true) => Region::Edge(0),
+        (true, false, false) => Region::Edge(1),
+        (false, true, false) => Region::Edge(2),
+        (false, true, true) => Region::Vertex(0),
+        (true, false, true) => Region::Vertex(1),
+        _ => Region::Vertex(2),
+    }
+}
+
+/// Pushes one candidate per triangle within `radius + margin` of segment
+/// `p0 p1` (heightfield-local), normals from the heightfield outwards.
+pub(crate) fn collect_candidates<N: Real>(
+    field: &HeightField<N>,
+    p0: &Point3<N>,
+    p1: &Point3<N>,
+    radius: N,
+    margin: N,
+    out: &mut Vec<ContactCandidate<N>>,
+) {
+    let reach = radius + margin;
+    let search = geom_core::Aabb::new(p0.inf(p1), p0.sup(p1)).loosened(reach);
+    for (id, triangle) in field.triangles_in_aabb(&search) {
+        if let Some(candidate) = triangle_candidate(field, id, &triangle, p0, p1, radius, reach) {
+            out.push(candidate);
+        }
+    }
+}
+
+fn triangle_candidate<N: Real>(
+    field: &HeightField<N>,
+    id: TriangleId,
+    triangle: &Triangle<N>,
+    p0: &Point3<N>,
+    p1: &Point3<N>,
+    radius: N,
+    reach: N,
+) -> Option<ContactCandidate<N>> {
+    let (a, b, c) = (&triangle.a, &triangle.b, &triangle.c);
+    let closest = closest_points_segment_triangle(p0, p1, a, b, c);
+    if closest.distance_squared > reach * reach {
+        return None;
+    }
+    let face_normal = (b - a).cross(&(c - a)).normalize();
+    let on_segment = closest.point_on_segment;
+    let (on_triangle, weights) = closest_point_on_triangle(&on_segment, a, b, c);
+    let offset = on_segment - on_triangle;
+    let distance = offset.norm();
+    let scale = N::one() + (on_segment - a).amax() + (b - a).amax() + (c - a).amax();
+    let touching = distance <= N::default_epsilon() * nalgebra::convert::<f64, N>(64.0) * scale;
+    let (i, j) = field.cell_coords(id.cell());
+    let samples = field.triangle_samples(i, j, id.half());
+    if touching {
+        return Some(crossing_candidate(
+            field,
+            id,
+            triangle,
+            &face_normal,
+            p0,
+            p1,
+            radius,
+        ));
+    }
+    let region = region_of(&weights);
+    // The heightfield is solid below its surface: a segment point there
+    // (a capsule sunk deeper than its radius, not crossing this triangle)
+    // is pushed out the other way, and deeper.
+    let inside = field.contains_local_point(&on_segment);
+    let direction = if inside {
+        -offset / distance
+    } else {
+        offset / distance
+    };
+    let signed_distance = if inside { -distance } else { distance };
+    // Past an inactive edge or vertex, the contact is measured along the
+    // face normal to the face's plane when the foot of that perpendicular
+    // lies on the terrain's surface (flat ground on the other side, up to
+    // rounding): the same depth on both sides of a flat internal edge. The
+    // foot is a surface point, so the depth never exceeds the true one.
+    // Elsewhere (a bend, a drop, a hole) the true distance is kept.
+    let along_face = |feature: FeatureId| {
+        let height = face_normal.dot(&(on_segment - a));
+        let foot = on_segment - face_normal * height;
+        let surface_y = field.surface_y_at(foot.x, foot.z)?;
+        let tolerance = N::default_epsilon() * nalgebra::convert::<f64, N>(1024.0) * (scale + foot.y.abs());
+        let same_side = if inside {
+            height <= N::zero()
+        } else {
+            height >= N::zero()
+        };
+        if !same_side || (surface_y - foot.y).abs() > tolerance {
+            return None;
+        }
+        Some(ContactCandidate {
+            normal: face_normal,
+            point: ContactPoint {
+                point_a: foot,
+                point_b: on_segment - face_normal * radius,
+                depth: radius - height,
+                feature_a: feature,
+                feature_b: FeatureId::Face(0),
+            },
+        })
+    };
+    let (normal, feature) = match region {
+        Region::Face => {
+            // Inside, the signed height over the plane (negative) makes the
+            // depth exceed the radius. Outside but under the plane (below
+            // the rim, past a boundary or over a hole) the segment is pushed
+            // down, away from the face.
+            let height = face_normal.dot(&offset);
+            let (normal, depth) = if inside {
+                (face_normal, radius - height)
+            } else if height >= N::zero() {
+                (face_normal, radius - distance)
+            } else {
+                (-face_normal, radius - distance)
+            };
+            return Some(ContactCandidate {
+                normal,
+                point: ContactPoint {
+                    point_a: on_triangle,
+                    point_b: on_segment - normal * radius,
+                    depth,
+                    feature_a: FeatureId::Face(id.0),
+                    feature_b: FeatureId::Face(0),
+                },
+            });
+        }
+        Region::Edge(k) => {
+            let feature = FeatureId::Edge(3 * id.0 + k as u32);
+            if !field.is_edge_active(id, k) {
+                if let Some(candidate) = along_face(feature) {
+                    return Some(candidate);
+                }
+                (face_normal, feature)
+            } else {
+                if !inside && let Some((ni, nj, nhalf)) = field.edge_neighbor(i, j, id.half(), k) {
+                    // The direction points into the neighbour's face region:
+                    // the neighbour reports this contact, with its own face.
+                    let (ea, eb) = (triangle_vertex(triangle, k), triangle_vertex(triangle, k + 1));
+                    let neighbor = field.triangle_samples(ni, nj, nhalf);
+                    let far = neighbor
+                        .iter()
+                        .find(|s| **s != samples[k] && **s != samples[(k + 1) % 3])
+                        .map(|s| field.sample_point(s.0, s.1))?;
+                    let edge = eb - ea;
+                    let into_neighbor = (far - ea) - edge * ((far - ea).dot(&edge) / edge.norm_squared());
+                    if direction.dot(&into_neighbor) > N::default_epsilon() * into_neighbor.norm() {
+                        return None;
+                    }
+                }
+                (direction, feature)
+            }
+        }
+        Region::Vertex(k) => {
+            let (si, sj) = samples[k];
+            let feature = FeatureId::Vertex((si * field.cols() + sj) as u32);
+            if field.is_vertex_active(si, sj) {
+                (direction, feature)
+            } else if let Some(candidate) = along_face(feature) {
+                return Some(candidate);
+            } else {
+                (face_normal, feature)
+            }
+        }
+    };
+    Some(ContactCandidate {
+        normal,
+        point: ContactPoint {
+            point_a: on_triangle,
+            point_b: on_segment - normal * radius,
+            depth: radius - signed_distance,
+            feature_a: feature,
+            feature_b: FeatureId::Face(0),
+        },
+    })
+}
+
+fn triangle_vertex<N: Real>(triangle: &Triangle<N>, k: usize) -> Point3<N> {
+    match k % 3 {
+        0 => triangle.a,
+        1 => triangle.b,
+        _ => triangle.c,
+    }
+}
+
+/// The segment touches or crosses the triangle: the separating axis with
+/// the least overlap among the face normal and `segment × edge` for the
+/// active edges (axes oriented up and out of the triangle), as PhysX does.
+/// Along an axis `L` the capsule must move `max_triangle(L·v) −
+/// min_segment(L·p) + radius`.
+fn crossing_candidate<N: Real>(
+    field: &HeightField<N>,
+    id: TriangleId,
+    triangle: &Triangle<N>,
+    face_normal: &Vector3<N>,
+    p0: &Point3<N>,
+    p1: &Point3<N>,
+    radius: N,
+) -> ContactCandidate<N> {
+    let vertices = [triangle.a, triangle.b, triangle.c];
+    let depth_along = |axis: &Vector3<N>| {
+        let top = vertices
+            .iter()
+            .map(|v| axis.dot(&(v - triangle.a)))
+            .fold(N::min_value().unwrap_or(-N::one()), |x, y| x.max(y));
+        let (h0, h1) = (axis.dot(&(p0 - triangle.a)), axis.dot(&(p1 - triangle.a)));
+        let deepest = if h0 <= h1 { *p0 } else { *p1 };
+        (top - h0.min(h1) + radius, deepest)
+    };
+    let (mut depth, mut deepest) = depth_along(face_normal);
+    let mut normal = *face_normal;
+    let mut feature = FeatureId::Face(id.0);
+    let segment = p1 - p0;
+    for k in 0..3 {
+        if !field.is_edge_active(id, k) {
+            continue;
+        }
+        let (ea, eb) = (vertices[k], vertices[(k + 1) % 3]);
+        let edge = eb - ea;
+        let axis = segment.cross(&edge);
+        let length = axis.norm();
+        if length <= N::default_epsilon() * segment.norm() * edge.norm() {
+            continue;
+        }
+        let mut axis = axis / length;
+        if axis.dot(face_normal) < N::zero() {
+            axis = -axis;
+        }
+        // Out of the triangle across this edge: away from the opposite vertex.
+        let opposite = vertices[(k + 2) % 3];
+        if axis.dot(&(opposite - ea)) > N::zero() {
+            continue;
+        }
+        let (edge_depth, edge_deepest) = depth_along(&axis);
+        if edge_depth < depth {
+            depth = edge_depth;
+            deepest = edge_deepest;
+            normal = axis;
+            feature = FeatureId::Edge(3 * id.0 + k as u32);
+        }
+    }
+    let point_b = deepest - normal * radius;
+    ContactCandidate {
+        normal,
+        point: ContactPoint {
+            point_a: point_b + normal * depth,
+            point_b,
+            depth,
+            feature_a: feature,
+            feature_b: FeatureId::Face(0),
+        },
+    }
+}
