@@ -29,7 +29,7 @@ pub mod shape;
 
 pub use aabb::Aabb;
 pub use error::GeomError;
-pub use pose::PoseMatrix;
+pub use pose::{LocalRay, PoseMatrix};
 pub use projection::{LaneProjection, PointProjection};
 pub use ray::{FeatureId, LaneHit, Ray, RayHit};
 pub use scalar::{Lane, Real, all_finite, lit};
