@@ -3,12 +3,13 @@
 //! object on stdout and as a table on stderr.
 //!
 //! ```text
-//! cargo run --release -p geom-benches --bin compare -- [--quick] [--threads N] [--plot FILE.svg]
+//! cargo run --release -p geom-benches --bin compare -- [--quick] [--threads N] [--plot FILE.svg] [--filter TEXT]
 //! ```
 //!
 //! `--quick` (under a minute) takes 5 repetitions of at least 10 ms each;
 //! without it, 15 of at least 50 ms. `--plot` writes an SVG bar chart of
-//! ns/ray per shape, geom against parry3d.
+//! ns/ray per shape, geom against parry3d. `--filter` times only the
+//! measures whose name contains the text.
 
 use std::fmt::Write as _;
 use std::hint::black_box;
@@ -20,6 +21,7 @@ struct Options {
     quick: bool,
     threads: usize,
     plot: Option<String>,
+    filter: Option<String>,
 }
 
 fn parse_options() -> Result<Options, String> {
@@ -27,6 +29,7 @@ fn parse_options() -> Result<Options, String> {
         quick: false,
         threads: 2,
         plot: None,
+        filter: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -39,8 +42,11 @@ fn parse_options() -> Result<Options, String> {
                     .ok_or("--threads needs a number")?
             }
             "--plot" => options.plot = Some(args.next().ok_or("--plot needs a file name")?),
+            "--filter" => options.filter = Some(args.next().ok_or("--filter needs a text")?),
             "--help" | "-h" => {
-                return Err("usage: compare [--quick] [--threads N] [--plot FILE.svg]".into());
+                return Err(
+                    "usage: compare [--quick] [--threads N] [--plot FILE.svg] [--filter TEXT]".into(),
+                );
             }
             other => return Err(format!("unknown argument {other}")),
         }
@@ -176,9 +182,13 @@ fn plot_svg(rows: &[Row]) -> String {
     let mut svg = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" font-family=\"sans-serif\" font-size=\"12\">\n\
          <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
-         <text x=\"{}\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">Ray casts, ns per ray (log scale; 10⁶ random rays, f32, {})</text>\n",
+         <text x=\"{}\" y=\"20\" text-anchor=\"middle\" font-size=\"15\">Ray casts: ns per ray, log scale (10⁶ random rays, f32)</text>\n\
+         <text x=\"{}\" y=\"38\" text-anchor=\"middle\" font-size=\"11\" fill=\"#555\">{}</text>\n",
         width / 2.0,
-        rustflags()
+        width / 2.0,
+        format!("{} · {}", machine(), rustflags())
+            .replace('&', "&amp;")
+            .replace('<', "&lt;")
     );
     let mut decade = low;
     while decade <= high {
@@ -272,6 +282,13 @@ fn main() {
         parry,
     } in measures(options.threads)
     {
+        if options
+            .filter
+            .as_ref()
+            .is_some_and(|f| !name.contains(f.as_str()))
+        {
+            continue;
+        }
         let geom_ns = time_pass(&mut geom, items, reps, min_rep);
         let parry_ns = parry.map(|mut pass| time_pass(&mut pass, items, reps, min_rep));
         eprintln!(
