@@ -222,13 +222,13 @@ fn parry_trait_pass<P: RayCast + Clone + 'static>(shape: &P, rays: &Arc<Rays>, c
     })
 }
 
-/// A pass of the batch cast over every ray, on lane pack `T`.
-fn batch_pass<T, S>(shape: &S, rays: &Arc<Rays>) -> Pass
+/// A pass of the batch cast over every ray at `pose`, on lane pack `T`.
+fn batch_pass<T, S>(shape: &S, pose: Isometry3<f32>, rays: &Arc<Rays>) -> Pass
 where
     T: Pack<Element = f32>,
     S: LaneShape<f32> + Shape<f32> + Clone + 'static,
 {
-    let (shape, rays, pose) = (shape.clone(), rays.clone(), geom_pose());
+    let (shape, rays) = (shape.clone(), rays.clone());
     let mut out = HitBatch::with_capacity(rays.batch.len());
     Box::new(move || {
         ray_cast_batch_lanes::<T, S>(black_box(&shape), &pose, &rays.batch, f32::MAX, true, &mut out);
@@ -287,13 +287,29 @@ fn add_shape<S, P>(
         geom: geom_trait_pass(shape, rays, len),
         parry: parry.map(|p| parry_trait_pass(p, rays, len)),
     });
-    for (variant, pass) in [
-        ("batch_x4", batch_pass::<WideF32x4, S>(shape, rays)),
-        ("batch_x8", batch_pass::<WideF32x8, S>(shape, rays)),
+    let translated = Isometry3::translation(center().x, center().y, center().z);
+    for (variant, baseline, pass) in [
+        (
+            "batch_x4",
+            "trait",
+            batch_pass::<WideF32x4, S>(shape, geom_pose(), rays),
+        ),
+        (
+            "batch_x8",
+            "trait",
+            batch_pass::<WideF32x8, S>(shape, geom_pose(), rays),
+        ),
+        // The same rays with the rotation left out of the pose: what the
+        // restart next to the shape and the two rotations cost.
+        (
+            "batch_x8_translation_only",
+            "batch_x8",
+            batch_pass::<WideF32x8, S>(shape, translated, rays),
+        ),
     ] {
         measures.push(Measure {
             name: large(variant),
-            baseline: Some(large("trait")),
+            baseline: Some(large(baseline)),
             items: len,
             geom: pass,
             parry: None,

@@ -292,7 +292,7 @@ fn main() {
         let geom_ns = time_pass(&mut geom, items, reps, min_rep);
         let parry_ns = parry.map(|mut pass| time_pass(&mut pass, items, reps, min_rep));
         eprintln!(
-            "{name:<32} geom {geom_ns:>9.2} ns  parry {:>9}  {}",
+            "{name:<44} geom {geom_ns:>9.2} ns  parry {:>9}  {}",
             parry_ns.map_or("-".to_string(), |p| format!("{p:.2} ns")),
             parry_ns.map_or(String::new(), |p| format!("x{:.2}", p / geom_ns)),
         );
