@@ -123,13 +123,13 @@ impl Rng {
 }
 
 /// `count` rays from a sphere of radius 6 around [`center`] towards points
-/// within 1.6 of it, so that about half of them hit the unit-sized shapes.
+/// within 2.6 of it, so that about half of them hit the unit-sized shapes.
 pub fn random_rays(count: usize, seed: u64) -> Rays {
     let mut rng = Rng::new(seed);
     let geom: Vec<Ray<f32>> = (0..count)
         .map(|_| {
             let origin = center() + rng.unit() * 6.0;
-            let target = center() + rng.unit() * rng.uniform(0.0, 1.6);
+            let target = center() + rng.unit() * rng.uniform(0.0, 2.6);
             Ray::new(origin, target - origin)
         })
         .collect();

@@ -9,7 +9,8 @@
 //! `--quick` (under a minute) takes 5 repetitions of at least 10 ms each;
 //! without it, 15 of at least 50 ms. `--plot` writes an SVG bar chart of
 //! ns/ray per shape, geom against parry3d. `--filter` times only the
-//! measures whose name contains the text.
+//! measures whose name contains the text; `--hits` prints the fraction of
+//! the rays that hit each shape and exits.
 
 use std::fmt::Write as _;
 use std::hint::black_box;
@@ -42,16 +43,33 @@ fn parse_options() -> Result<Options, String> {
                     .ok_or("--threads needs a number")?
             }
             "--plot" => options.plot = Some(args.next().ok_or("--plot needs a file name")?),
+            "--hits" => {
+                print_hit_fractions();
+                std::process::exit(0);
+            }
             "--filter" => options.filter = Some(args.next().ok_or("--filter needs a text")?),
             "--help" | "-h" => {
                 return Err(
-                    "usage: compare [--quick] [--threads N] [--plot FILE.svg] [--filter TEXT]".into(),
+                    "usage: compare [--quick] [--threads N] [--plot FILE.svg] [--filter TEXT] [--hits]"
+                        .into(),
                 );
             }
             other => return Err(format!("unknown argument {other}")),
         }
     }
     Ok(options)
+}
+
+/// The fraction of the 10⁶ benchmark rays that hit each shape.
+fn print_hit_fractions() {
+    use geom_benches::{LARGE_RAYS, hit_fraction, random_rays, shapes};
+    let rays = random_rays(LARGE_RAYS, 1);
+    println!("sphere    {:.3}", hit_fraction(&shapes::sphere().0, &rays));
+    println!("capsule   {:.3}", hit_fraction(&shapes::capsule().0, &rays));
+    println!("cylinder  {:.3}", hit_fraction(&shapes::cylinder().0, &rays));
+    println!("cone      {:.3}", hit_fraction(&shapes::cone().0, &rays));
+    println!("box       {:.3}", hit_fraction(&shapes::cuboid().0, &rays));
+    println!("ellipsoid {:.3}", hit_fraction(&shapes::ellipsoid(), &rays));
 }
 
 /// Median ns per item of `pass`: one warm-up that also sizes a repetition
