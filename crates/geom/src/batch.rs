@@ -447,7 +447,10 @@ impl<'a, N: Real, S: LaneShape<N> + Shape<N>> BatchQuery<'a, N, S> {
 /// (`WideF32x8` for `f32`, `WideF64x4` for `f64`).
 ///
 /// Row `i` of `out` equals `shape.ray_cast(pose, &rays.get(i), max_t,
-/// solid)` bit for bit, misses, inside origins and the tail included.
+/// solid)` bit for bit, misses, inside origins and the tail included, for
+/// every shape whose `ray_cast_local` is its lane kernel's answer (every
+/// primitive; a [`Segment`](geom_prims::Segment)'s trait call relabels the
+/// kernel's `Face(0)` as `Edge(0)`, the batch keeps the kernel's label).
 pub fn ray_cast_batch<N, S>(
     shape: &S,
     pose: &Isometry3<N>,

@@ -316,6 +316,80 @@ fn packets_equal_the_trait_calls() {
     assert_eq!((index, hit.t), (0, 4.0));
 }
 
+/// `Shape::ray_cast` as it was before its pose path moved into
+/// `PoseMatrix::ray_to_local` / `hit_to_world`: the refactor must not
+/// change a bit.
+fn former_ray_cast<N: Real, S: Shape<N>>(
+    shape: &S,
+    pose: &Isometry3<N>,
+    ray: &Ray<N>,
+    max_t: N,
+    solid: bool,
+) -> Option<RayHit<N>> {
+    use geom::core::PoseMatrix;
+    use geom::core::exact::{offset_along, start_near_sphere};
+    if !ray.is_finite() {
+        return None;
+    }
+    let relative = ray.origin.coords - pose.translation.vector;
+    if pose.rotation.quaternion().imag() == Vector3::zeros() {
+        let local = Ray::new(Point3::from(relative), ray.dir);
+        return shape.ray_cast_local(&local, max_t, solid);
+    }
+    let aabb = shape.local_aabb();
+    let reach = aabb.mins.coords.abs().sup(&aabb.maxs.coords.abs()).norm();
+    let t_start = start_near_sphere(&relative, &ray.dir, reach);
+    if t_start > max_t {
+        return None;
+    }
+    let matrix = PoseMatrix::new(pose);
+    let start = offset_along(
+        &ray.origin,
+        &Point3::from(pose.translation.vector),
+        &ray.dir,
+        t_start,
+    );
+    let local = Ray::new(
+        Point3::from(matrix.vector_to_local(&start)),
+        matrix.vector_to_local(&ray.dir),
+    );
+    let hit = shape.ray_cast_local(&local, N::max_value()?, solid)?;
+    let t = t_start + hit.t;
+    (t <= max_t).then(|| RayHit {
+        t,
+        normal: matrix.vector_to_world(&hit.normal),
+        feature: hit.feature,
+    })
+}
+
+#[test]
+fn refactored_pose_path_keeps_every_bit() {
+    fn check<S: Shape<f32>>(shape: &S, rng: &mut Rng) {
+        let center = Point3::new(3.0, -2.0, 1.5);
+        for pose in poses::<f32>(center) {
+            for ray in random_rays::<f32>(rng, center, 1.5, 4000) {
+                for (solid, max_t) in [(true, f32::INFINITY), (false, 2.5)] {
+                    let now = shape.ray_cast(&pose, &ray, max_t, solid);
+                    let before = former_ray_cast(shape, &pose, &ray, max_t, solid);
+                    assert!(same_bits(&now, &before), "{ray:?}: {now:?} vs {before:?}");
+                }
+            }
+        }
+    }
+    let mut rng = Rng::new(23);
+    check(&Sphere::new(1.5f32), &mut rng);
+    check(
+        &Capsule::from_points(Point3::new(-0.5, -1.0, 0.2), Point3::new(0.5, 1.0, -0.2), 0.6f32),
+        &mut rng,
+    );
+    check(
+        &Cone::from_points(Point3::new(0.0, 1.2, 0.0), Point3::new(0.1, -1.0, 0.2), 1.0f32),
+        &mut rng,
+    );
+    check(&Cuboid::new(Vector3::new(1.2f32, 0.6, 0.9)), &mut rng);
+    check(&Ellipsoid::new(Vector3::new(1.5f32, 0.7, 1.1)), &mut rng);
+}
+
 #[cfg(feature = "parallel")]
 #[test]
 fn parallel_is_independent_of_the_thread_count() {
