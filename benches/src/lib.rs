@@ -236,6 +236,33 @@ where
     })
 }
 
+/// A pass that only streams the batch's columns: reads the six ray columns
+/// and writes as many bytes as a `HitBatch` holds (hit flag, t, normal,
+/// feature), with one addition per ray: the memory bound of a batch cast.
+fn stream_pass(rays: &Arc<Rays>) -> Pass {
+    let rays = rays.clone();
+    let len = rays.batch.len();
+    let mut t = vec![0.0f32; len];
+    let mut normal = [vec![0.0f32; len], vec![0.0f32; len], vec![0.0f32; len]];
+    let mut hit = vec![false; len];
+    let mut feature = vec![geom::FeatureId::Unknown; len];
+    Box::new(move || {
+        let [ox, oy, oz] = rays.batch.origins();
+        let [dx, dy, dz] = rays.batch.dirs();
+        for i in 0..len {
+            let sum = ox[i] + oy[i] + oz[i] + dx[i] + dy[i] + dz[i];
+            t[i] = sum;
+            normal[0][i] = ox[i];
+            normal[1][i] = oy[i];
+            normal[2][i] = oz[i];
+            hit[i] = sum > 0.0;
+            feature[i] = geom::FeatureId::Face(0);
+        }
+        black_box((&t, &normal, &hit, &feature));
+        black_box(t[0])
+    })
+}
+
 /// A pass of the parallel batch cast on a pool of `threads`.
 fn par_pass<S: LaneShape<f32> + Shape<f32> + Clone + 'static>(
     shape: &S,
@@ -520,6 +547,13 @@ pub fn measures(threads: usize) -> Vec<Measure> {
         &rays,
         &pool,
     );
+    measures.push(Measure {
+        name: "rays_1e6/memory/stream_only".to_string(),
+        baseline: None,
+        items: rays.geom.len(),
+        geom: stream_pass(&rays),
+        parry: None,
+    });
     packet_measures(&mut measures);
     measures
 }
