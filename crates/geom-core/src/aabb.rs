@@ -61,6 +61,12 @@ impl<N: Real> Aabb<N> {
         (self.maxs - self.mins) * nalgebra::convert::<f64, N>(0.5)
     }
 
+    /// The radius of the smallest origin-centred sphere holding the box:
+    /// how far a local shape reaches from its frame's origin.
+    pub fn origin_reach(&self) -> N {
+        self.mins.coords.abs().sup(&self.maxs.coords.abs()).norm()
+    }
+
     /// This box grown by `margin` on every side.
     pub fn loosened(&self, margin: N) -> Self {
         let m = Vector3::repeat(margin);

@@ -35,7 +35,7 @@ pub use contact::{ContactCandidate, ContactManifold, ContactManifolds, ContactPo
 #[cfg(feature = "reference")]
 pub use double_double::DoubleDouble;
 pub use error::GeomError;
-pub use pose::PoseMatrix;
+pub use pose::{LocalRay, PoseMatrix};
 pub use projection::{LaneProjection, PointProjection};
 pub use ray::{FeatureId, LaneHit, Ray, RayHit};
 pub use scalar::{Lane, Real, all_finite, lit};

@@ -2,7 +2,9 @@
 
 use nalgebra::{Isometry3, Matrix3, Point3, UnitQuaternion, Vector3};
 
-use crate::scalar::{Real, lit};
+use crate::exact::{offset_along, start_near_sphere};
+use crate::ray::{LaneHit, Ray};
+use crate::scalar::{Lane, Real, all_finite, lit};
 
 /// The rotation matrix of `q` from the homogeneous formula divided by `|q|²`
 /// (Shoemake, "Animating Rotation with Quaternion Curves", 1985):
@@ -65,10 +67,27 @@ impl<N: Real> PoseMatrix<N> {
 
     /// `Rᵀ v`: a world vector in the local frame.
     pub fn vector_to_local(&self, v: &Vector3<N>) -> Vector3<N> {
+        self.vector_to_local_lanes(v)
+    }
+
+    /// [`PoseMatrix::vector_to_local`] on lanes (one vector per lane); the
+    /// same arithmetic, so each lane equals the scalar answer bit for bit.
+    #[inline]
+    pub fn vector_to_local_lanes<T: Lane<Element = N>>(&self, v: &Vector3<T>) -> Vector3<T> {
         if self.pure_translation {
             *v
         } else {
-            self.rotation.tr_mul(v)
+            self.rotation.map(T::splat).tr_mul(v)
+        }
+    }
+
+    /// [`PoseMatrix::vector_to_world`] on lanes (one vector per lane).
+    #[inline]
+    pub fn vector_to_world_lanes<T: Lane<Element = N>>(&self, v: &Vector3<T>) -> Vector3<T> {
+        if self.pure_translation {
+            *v
+        } else {
+            self.rotation.map(T::splat) * v
         }
     }
 
@@ -79,16 +98,96 @@ impl<N: Real> PoseMatrix<N> {
 
     /// `R v`: a local vector in world axes.
     pub fn vector_to_world(&self, v: &Vector3<N>) -> Vector3<N> {
-        if self.pure_translation {
-            *v
-        } else {
-            self.rotation * v
-        }
+        self.vector_to_world_lanes(v)
     }
 
     /// `R p + t`: a local point in the world.
     pub fn point_to_world(&self, p: &Point3<N>) -> Point3<N> {
         Point3::from(self.vector_to_world(&p.coords) + self.translation)
+    }
+}
+
+/// A world ray brought into a shape's local frame by
+/// [`PoseMatrix::ray_to_local`], one ray per lane: the local ray to cast,
+/// the `max_t` to cast it with, and what [`PoseMatrix::hit_to_world`] needs
+/// to give the answer back in world terms.
+#[derive(Clone, Copy, Debug)]
+pub struct LocalRay<T: Lane> {
+    /// The ray in the local frame (restarted at `t_start` for a rotated pose).
+    pub ray: Ray<T>,
+    /// The `max_t` for the local cast.
+    pub max_t: T,
+    /// World time at which the local ray starts (zero for a pure translation).
+    pub t_start: T,
+    /// Lanes that can hit at all: a finite world ray whose restart point
+    /// does not already lie beyond `max_t`.
+    pub usable: T::SimdBool,
+}
+
+impl<N: Real> PoseMatrix<N> {
+    /// A world ray in the local frame of a shape whose local bounding box
+    /// lies within `reach` of the local origin, one ray per lane: the path
+    /// behind [`Shape::ray_cast`](crate::Shape::ray_cast), shared by the
+    /// scalar trait and the batch casts so that their lanes agree bit for bit.
+    ///
+    /// A pure translation is subtracted and nothing else (no rounding).
+    /// Undoing a rotation rounds in proportion to the length of the vector
+    /// rotated, so for a rotated pose the local ray starts next to the shape,
+    /// outside a sphere just larger than `reach` ([`start_near_sphere`], the
+    /// start point computed with [`offset_along`]), and is cast without a
+    /// bound: [`PoseMatrix::hit_to_world`] adds `t_start` back and only then
+    /// cuts at `max_t`, so the subtraction `max_t − t_start` cannot round a
+    /// hit at `max_t` away.
+    #[inline]
+    pub fn ray_to_local<T: Lane<Element = N>>(&self, ray: &Ray<T>, max_t: T, reach: N) -> LocalRay<T> {
+        let usable = all_finite(&ray.origin.coords) & all_finite(&ray.dir);
+        let translation = self.translation.map(T::splat);
+        let relative = ray.origin.coords - translation;
+        if self.pure_translation {
+            return LocalRay {
+                ray: Ray::new(Point3::from(relative), ray.dir),
+                max_t,
+                t_start: T::zero(),
+                usable,
+            };
+        }
+        let t_start = start_near_sphere(&relative, &ray.dir, T::splat(reach));
+        let start = offset_along(&ray.origin, &Point3::from(translation), &ray.dir, t_start);
+        LocalRay {
+            ray: Ray::new(
+                Point3::from(self.vector_to_local_lanes(&start)),
+                self.vector_to_local_lanes(&ray.dir),
+            ),
+            max_t: T::splat(N::max_value().unwrap_or_else(N::one)),
+            t_start,
+            usable: usable & !t_start.simd_gt(max_t),
+        }
+    }
+
+    /// The local-frame `hit` of `local` (from [`PoseMatrix::ray_to_local`])
+    /// as a world hit: `t_start` added back and cut at the world `max_t`,
+    /// the normal rotated into world axes. Lanes whose local answer is not
+    /// finite miss, as [`LaneHit::into_hit`] would have it.
+    #[inline]
+    pub fn hit_to_world<T: Lane<Element = N>>(
+        &self,
+        local: &LocalRay<T>,
+        hit: &LaneHit<T>,
+        max_t: T,
+    ) -> LaneHit<T> {
+        let zero = T::zero();
+        let finite = (hit.t * zero).simd_eq(zero) & all_finite(&hit.normal);
+        let mask = hit.mask & local.usable & finite;
+        if self.pure_translation {
+            return LaneHit { mask, ..*hit };
+        }
+        let t = local.t_start + hit.t;
+        LaneHit {
+            mask: mask & t.simd_le(max_t),
+            t,
+            normal: self.vector_to_world_lanes(&hit.normal),
+            face: hit.face,
+        }
     }
 }
 

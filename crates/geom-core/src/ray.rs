@@ -167,20 +167,25 @@ impl<N: Real> LaneHit<N> {
         if !self.mask || !self.t.is_finite() || !self.normal.iter().all(|c| c.is_finite()) {
             return None;
         }
-        let feature = if self.face >= N::zero() {
-            FeatureId::Face(face_index(self.face))
-        } else {
-            FeatureId::Unknown
-        };
         Some(RayHit {
             t: self.t,
             normal: self.normal,
-            feature,
+            feature: FeatureId::from_face_code(self.face),
         })
     }
 }
 
-fn face_index<N: Real>(face: N) -> u32 {
-    // Face codes are small non-negative integers, exact in every precision.
-    face.to_subset().map_or(0, |code: f64| code as u32)
+impl FeatureId {
+    /// The feature named by a lane kernel's face code ([`LaneHit::face`]):
+    /// `Face(code)` for a non-negative code, `Unknown` for a negative one
+    /// (inside a solid shape, no face).
+    #[inline]
+    pub fn from_face_code<N: Real>(face: N) -> Self {
+        if face >= N::zero() {
+            // Face codes are small non-negative integers, exact in every precision.
+            FeatureId::Face(face.to_subset().map_or(0, |code: f64| code as u32))
+        } else {
+            FeatureId::Unknown
+        }
+    }
 }

@@ -5,7 +5,6 @@ use std::fmt::Debug;
 use nalgebra::{Isometry3, Point3, Vector3};
 
 use crate::aabb::Aabb;
-use crate::exact::{offset_along, start_near_sphere};
 use crate::pose::PoseMatrix;
 use crate::projection::LaneProjection;
 use crate::projection::PointProjection;
@@ -77,44 +76,29 @@ pub trait Shape<N: Real>: Debug + Send + Sync {
     /// Undoing a rotation rounds in proportion to the length of the vector
     /// rotated, so for a rotated pose the local ray starts next to the shape,
     /// outside a sphere just larger than its bounding radius
-    /// ([`start_near_sphere`], the start point computed with
-    /// [`offset_along`]): a ray from far away then loses no more to the
-    /// rotation than one starting next to the shape.
+    /// ([`PoseMatrix::ray_to_local`], shared with the batch casts): a ray
+    /// from far away then loses no more to the rotation than one starting
+    /// next to the shape.
     fn ray_cast(&self, pose: &Isometry3<N>, ray: &Ray<N>, max_t: N, solid: bool) -> Option<RayHit<N>> {
         if !ray.is_finite() {
             return None;
         }
-        let relative = ray.origin.coords - pose.translation.vector;
-        if pose.rotation.quaternion().imag() == Vector3::zeros() {
-            // A pure translation: nothing to round.
-            let local = Ray::new(Point3::from(relative), ray.dir);
-            return self.ray_cast_local(&local, max_t, solid);
-        }
-        let aabb = self.local_aabb();
-        let reach = aabb.mins.coords.abs().sup(&aabb.maxs.coords.abs()).norm();
-        let t_start = start_near_sphere(&relative, &ray.dir, reach);
-        if t_start > max_t {
+        let matrix = PoseMatrix::new(pose);
+        let local = matrix.ray_to_local(ray, max_t, self.local_aabb().origin_reach());
+        if !local.usable {
             return None;
         }
-        let matrix = PoseMatrix::new(pose);
-        let start = offset_along(
-            &ray.origin,
-            &Point3::from(pose.translation.vector),
-            &ray.dir,
-            t_start,
-        );
-        let local = Ray::new(
-            Point3::from(matrix.vector_to_local(&start)),
-            matrix.vector_to_local(&ray.dir),
-        );
-        // The first hit along the whole local ray is the first after
-        // `t_start`; cut at `max_t` after adding the start back, so that the
-        // subtraction `max_t − t_start` cannot round a hit at `max_t` away.
-        let hit = self.ray_cast_local(&local, N::max_value()?, solid)?;
-        let t = t_start + hit.t;
-        (t <= max_t).then(|| RayHit {
-            t,
-            normal: matrix.vector_to_world(&hit.normal),
+        let hit = self.ray_cast_local(&local.ray, local.max_t, solid)?;
+        let lane_hit = LaneHit {
+            mask: true,
+            t: hit.t,
+            normal: hit.normal,
+            face: N::zero(),
+        };
+        let world = matrix.hit_to_world(&local, &lane_hit, max_t);
+        world.mask.then_some(RayHit {
+            t: world.t,
+            normal: world.normal,
             feature: hit.feature,
         })
     }

@@ -16,6 +16,16 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod batch;
+pub mod packet;
+#[cfg(feature = "parallel")]
+pub mod parallel;
+
+pub use batch::{BatchReal, HitBatch, Pack, RayBatch, ray_cast_batch, ray_cast_batch_lanes, ray_cast_slice};
+pub use packet::{CapsulePacket, Centered, CuboidPacket, SpherePacket};
+#[cfg(feature = "parallel")]
+pub use parallel::par_ray_cast_batch;
+
 pub use geom_core as core;
 pub use geom_prims as prims;
 pub use geom_terrain as terrain;

@@ -1,0 +1,332 @@
+//! `compare`: the benchmark pairs of `geom-benches` with a plain timing loop
+//! (warm-up, then the median of several repetitions), printed as one JSON
+//! object on stdout and as a table on stderr.
+//!
+//! ```text
+//! cargo run --release -p geom-benches --bin compare -- [--quick] [--threads N] [--plot FILE.svg] [--filter TEXT]
+//! ```
+//!
+//! `--quick` (under a minute) takes 5 repetitions of at least 10 ms each;
+//! without it, 15 of at least 50 ms. `--plot` writes an SVG bar chart of
+//! ns/ray per shape, geom against parry3d. `--filter` times only the
+//! measures whose name contains the text; `--hits` prints the fraction of
+//! the rays that hit each shape and exits.
+
+use std::fmt::Write as _;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use geom_benches::{Measure, Pass, measures};
+
+struct Options {
+    quick: bool,
+    threads: usize,
+    plot: Option<String>,
+    filter: Option<String>,
+}
+
+fn parse_options() -> Result<Options, String> {
+    let mut options = Options {
+        quick: false,
+        threads: 2,
+        plot: None,
+        filter: None,
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--quick" => options.quick = true,
+            "--threads" => {
+                options.threads = args
+                    .next()
+                    .and_then(|n| n.parse().ok())
+                    .ok_or("--threads needs a number")?
+            }
+            "--plot" => options.plot = Some(args.next().ok_or("--plot needs a file name")?),
+            "--hits" => {
+                print_hit_fractions();
+                std::process::exit(0);
+            }
+            "--filter" => options.filter = Some(args.next().ok_or("--filter needs a text")?),
+            "--help" | "-h" => {
+                return Err(
+                    "usage: compare [--quick] [--threads N] [--plot FILE.svg] [--filter TEXT] [--hits]"
+                        .into(),
+                );
+            }
+            other => return Err(format!("unknown argument {other}")),
+        }
+    }
+    Ok(options)
+}
+
+/// The fraction of the 10⁶ benchmark rays that hit each shape.
+fn print_hit_fractions() {
+    use geom_benches::{LARGE_RAYS, hit_fraction, random_rays, shapes};
+    let rays = random_rays(LARGE_RAYS, 1);
+    println!("sphere    {:.3}", hit_fraction(&shapes::sphere().0, &rays));
+    println!("capsule   {:.3}", hit_fraction(&shapes::capsule().0, &rays));
+    println!("cylinder  {:.3}", hit_fraction(&shapes::cylinder().0, &rays));
+    println!("cone      {:.3}", hit_fraction(&shapes::cone().0, &rays));
+    println!("box       {:.3}", hit_fraction(&shapes::cuboid().0, &rays));
+    println!("ellipsoid {:.3}", hit_fraction(&shapes::ellipsoid(), &rays));
+}
+
+/// Median ns per item of `pass`: one warm-up that also sizes a repetition
+/// (enough passes to last `min_rep`), then `reps` timed repetitions.
+fn time_pass(pass: &mut Pass, items: usize, reps: usize, min_rep: Duration) -> f64 {
+    let start = Instant::now();
+    black_box(pass());
+    let once = start.elapsed().max(Duration::from_nanos(1));
+    let passes = (min_rep.as_secs_f64() / once.as_secs_f64()).ceil().max(1.0) as usize;
+    let mut samples: Vec<f64> = (0..reps)
+        .map(|_| {
+            let start = Instant::now();
+            for _ in 0..passes {
+                black_box(pass());
+            }
+            start.elapsed().as_secs_f64() * 1e9 / (passes * items) as f64
+        })
+        .collect();
+    samples.sort_by(f64::total_cmp);
+    samples[samples.len() / 2]
+}
+
+/// One measured pair.
+struct Row {
+    name: String,
+    baseline: Option<String>,
+    geom_ns: f64,
+    parry_ns: Option<f64>,
+}
+
+fn machine() -> String {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let model = cpuinfo
+        .lines()
+        .find_map(|line| line.strip_prefix("model name"))
+        .map(|rest| rest.trim_start_matches([' ', '\t', ':']).to_string())
+        .unwrap_or_else(|| "unknown CPU".to_string());
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    format!("{model}, {cores} cores, {}", std::env::consts::OS)
+}
+
+fn rustflags() -> String {
+    let flags = option_env!("RUSTFLAGS").unwrap_or("");
+    let features = if cfg!(all(target_feature = "avx2", target_feature = "fma")) {
+        "avx2+fma"
+    } else {
+        "baseline x86-64 (sse2)"
+    };
+    format!("{flags} [{features}]").trim().to_string()
+}
+
+/// A JSON string literal.
+fn quoted(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn number(value: Option<f64>) -> String {
+    value.map_or("null".to_string(), |v| format!("{v:.3}"))
+}
+
+fn to_json(rows: &[Row]) -> String {
+    let mut out = format!(
+        "{{\"machine\": {}, \"rustflags\": {}, \"measures\": [",
+        quoted(&machine()),
+        quoted(&rustflags())
+    );
+    for (i, row) in rows.iter().enumerate() {
+        let baseline_ns = row
+            .baseline
+            .as_ref()
+            .and_then(|b| rows.iter().find(|r| &r.name == b))
+            .map(|b| b.geom_ns);
+        let _ = write!(
+            out,
+            "{}\n  {{\"name\": {}, \"geom_ns\": {}, \"parry_ns\": {}, \"speedup\": {}, \"baseline\": {}, \"baseline_speedup\": {}}}",
+            if i == 0 { "" } else { "," },
+            quoted(&row.name),
+            number(Some(row.geom_ns)),
+            number(row.parry_ns),
+            number(row.parry_ns.map(|p| p / row.geom_ns)),
+            row.baseline.as_deref().map_or("null".to_string(), quoted),
+            number(baseline_ns.map(|b| b / row.geom_ns)),
+        );
+    }
+    out.push_str("\n]}");
+    out
+}
+
+/// A bar chart of ns/ray (log scale) per shape: geom's trait call, parry3d's
+/// trait call, geom's 8-lane batch.
+fn plot_svg(rows: &[Row]) -> String {
+    let shapes = ["sphere", "capsule", "cylinder", "cone", "box", "ellipsoid"];
+    let series: [(&str, &str); 3] = [
+        ("geom, trait call", "#1f77b4"),
+        ("parry3d, trait call", "#d62728"),
+        ("geom, 8-lane batch", "#2ca02c"),
+    ];
+    let value = |shape: &str, series: usize| -> Option<f64> {
+        let find = |name: String| rows.iter().find(|r| r.name == name);
+        match series {
+            0 => find(format!("rays_1e6/{shape}/trait")).map(|r| r.geom_ns),
+            1 => find(format!("rays_1e6/{shape}/trait")).and_then(|r| r.parry_ns),
+            _ => find(format!("rays_1e6/{shape}/batch_x8")).map(|r| r.geom_ns),
+        }
+    };
+    let (width, height) = (760.0, 420.0);
+    let (left, right, top, bottom) = (70.0, 20.0, 50.0, 60.0);
+    let plot_height = height - top - bottom;
+    // Decades from 0.1 ns to the first power of ten above the largest value.
+    let largest = shapes
+        .iter()
+        .flat_map(|s| (0..3).filter_map(move |k| value(s, k)))
+        .fold(1.0f64, f64::max);
+    let (low, high) = (-1.0f64, largest.log10().ceil().max(1.0));
+    let y_of = |ns: f64| top + plot_height * (1.0 - (ns.log10().clamp(low, high) - low) / (high - low));
+    let mut svg = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" font-family=\"sans-serif\" font-size=\"12\">\n\
+         <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
+         <text x=\"{}\" y=\"20\" text-anchor=\"middle\" font-size=\"15\">Ray casts: ns per ray, log scale (10⁶ random rays, f32)</text>\n\
+         <text x=\"{}\" y=\"38\" text-anchor=\"middle\" font-size=\"11\" fill=\"#555\">{}</text>\n",
+        width / 2.0,
+        width / 2.0,
+        format!("{} · {}", machine(), rustflags())
+            .replace('&', "&amp;")
+            .replace('<', "&lt;")
+    );
+    let mut decade = low;
+    while decade <= high {
+        let y = y_of(10f64.powf(decade));
+        let _ = writeln!(
+            svg,
+            "<line x1=\"{left}\" x2=\"{}\" y1=\"{y:.1}\" y2=\"{y:.1}\" stroke=\"#ddd\"/>\
+             <text x=\"{}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>",
+            width - right,
+            left - 6.0,
+            y + 4.0,
+            10f64.powf(decade)
+        );
+        decade += 1.0;
+    }
+    let group_width = (width - left - right) / shapes.len() as f64;
+    let bar_width = group_width / 4.0;
+    for (i, shape) in shapes.iter().enumerate() {
+        let x0 = left + group_width * i as f64 + bar_width / 2.0;
+        for (k, (_, colour)) in series.iter().enumerate() {
+            let x = x0 + bar_width * k as f64;
+            match value(shape, k) {
+                Some(ns) => {
+                    let y = y_of(ns);
+                    let _ = writeln!(
+                        svg,
+                        "<rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"{colour}\"/>\
+                         <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" font-size=\"10\">{}</text>",
+                        bar_width - 2.0,
+                        top + plot_height - y,
+                        x + bar_width / 2.0 - 1.0,
+                        y - 3.0,
+                        if ns < 10.0 {
+                            format!("{ns:.1}")
+                        } else {
+                            format!("{ns:.0}")
+                        }
+                    );
+                }
+                None => {
+                    let _ = writeln!(
+                        svg,
+                        "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" font-size=\"10\">n/a</text>",
+                        x + bar_width / 2.0 - 1.0,
+                        top + plot_height - 3.0
+                    );
+                }
+            }
+        }
+        let _ = writeln!(
+            svg,
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{shape}</text>",
+            x0 + bar_width * 1.5,
+            top + plot_height + 18.0
+        );
+    }
+    for (k, (label, colour)) in series.iter().enumerate() {
+        let x = left + 10.0 + 200.0 * k as f64;
+        let y = height - 18.0;
+        let _ = writeln!(
+            svg,
+            "<rect x=\"{x}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{colour}\"/><text x=\"{}\" y=\"{y}\">{label}</text>",
+            y - 10.0,
+            x + 16.0
+        );
+    }
+    svg.push_str("</svg>\n");
+    svg
+}
+
+fn main() {
+    let options = match parse_options() {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("{message}");
+            std::process::exit(2);
+        }
+    };
+    let (reps, min_rep) = if options.quick {
+        (5, Duration::from_millis(10))
+    } else {
+        (15, Duration::from_millis(50))
+    };
+    let started = Instant::now();
+    let mut rows = Vec::new();
+    for Measure {
+        name,
+        baseline,
+        items,
+        mut geom,
+        parry,
+    } in measures(options.threads)
+    {
+        if options
+            .filter
+            .as_ref()
+            .is_some_and(|f| !name.contains(f.as_str()))
+        {
+            continue;
+        }
+        let geom_ns = time_pass(&mut geom, items, reps, min_rep);
+        let parry_ns = parry.map(|mut pass| time_pass(&mut pass, items, reps, min_rep));
+        eprintln!(
+            "{name:<44} geom {geom_ns:>9.2} ns  parry {:>9}  {}",
+            parry_ns.map_or("-".to_string(), |p| format!("{p:.2} ns")),
+            parry_ns.map_or(String::new(), |p| format!("x{:.2}", p / geom_ns)),
+        );
+        rows.push(Row {
+            name,
+            baseline,
+            geom_ns,
+            parry_ns,
+        });
+    }
+    eprintln!("{:.1} s", started.elapsed().as_secs_f64());
+    if let Some(path) = &options.plot
+        && let Err(error) = std::fs::write(path, plot_svg(&rows))
+    {
+        eprintln!("cannot write {path}: {error}");
+        std::process::exit(1);
+    }
+    println!("{}", to_json(&rows));
+}

@@ -1,0 +1,217 @@
+//! One ray against a packet of shapes of one kind, one shape per lane: the
+//! leaf test of a broadphase (eight f32 shapes in `WideF32x8`, four f64
+//! shapes in `WideF64x4`).
+//!
+//! Each lane runs the shape's own kernel on exactly the local ray the scalar
+//! trait call builds, so the nearest hit equals the best of the separate
+//! [`Shape::ray_cast`](geom_core::Shape::ray_cast) calls bit for bit.
+
+use geom_core::{Lane, LaneHit, Ray, RayHit};
+use geom_prims::capsule::ray_cast_capsule;
+use geom_prims::cuboid::ray_cast_cuboid;
+use geom_prims::sphere::ray_cast_sphere;
+use geom_prims::{Capsule, Cuboid, Sphere};
+use nalgebra::{Point3, SimdBool, Vector3};
+
+use crate::batch::Pack;
+
+/// A shape placed at a world centre (a pure translation).
+pub type Centered<N, S> = (Point3<N>, S);
+
+/// Lane `k` of a pack built from `values` (padded with the first value,
+/// or zero for an empty list).
+fn pack_of<T: Pack>(values: impl Iterator<Item = T::Element>) -> T {
+    let mut lanes = [nalgebra::zero::<T::Element>(); 8];
+    let mut count = 0;
+    for (slot, value) in lanes.iter_mut().zip(values) {
+        *slot = value;
+        count += 1;
+    }
+    for k in count.max(1)..T::LANES {
+        lanes[k] = lanes[0];
+    }
+    T::load(&lanes[..T::LANES])
+}
+
+/// The nearest lane among the first `len` whose answer is a hit (finite, as
+/// the scalar trait returns it), the lowest index on ties.
+fn nearest<T: Lane>(hit: &LaneHit<T>, len: usize) -> Option<(usize, RayHit<T::Element>)> {
+    let mut bits = hit.mask.bitmask() & ((1u64 << len) - 1);
+    let mut best: Option<(usize, RayHit<T::Element>)> = None;
+    while bits != 0 {
+        let i = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        if let Some(candidate) = hit.extract(i)
+            && best.as_ref().is_none_or(|(_, b)| candidate.t < b.t)
+        {
+            best = Some((i, candidate));
+        }
+    }
+    best
+}
+
+/// The ray's lanes relative to per-lane centres, or `None` for a ray with
+/// a NaN or infinity (which the trait call rejects).
+fn relative_ray<T: Pack>(ray: &Ray<T::Element>, centers: &Point3<T>) -> Option<Ray<T>> {
+    ray.is_finite().then(|| {
+        let origin = ray.origin.map(T::splat);
+        Ray::new(Point3::from(origin - centers), ray.dir.map(T::splat))
+    })
+}
+
+/// Up to `T::LANES` spheres, each at its own centre.
+#[derive(Clone, Copy, Debug)]
+pub struct SpherePacket<T: Pack> {
+    centers: Point3<T>,
+    radii: T,
+    len: usize,
+}
+
+impl<T: Pack> SpherePacket<T> {
+    /// The packet of `(centre, sphere)` pairs, in order.
+    ///
+    /// # Panics
+    /// With more than `T::LANES` spheres.
+    pub fn new(spheres: &[Centered<T::Element, Sphere<T::Element>>]) -> Self {
+        assert!(
+            spheres.len() <= T::LANES,
+            "at most {} spheres per packet",
+            T::LANES
+        );
+        SpherePacket {
+            centers: Point3::from(Vector3::from_fn(|k, _| {
+                pack_of(spheres.iter().map(|(c, _)| c[k]))
+            })),
+            radii: pack_of(spheres.iter().map(|(_, s)| s.radius)),
+            len: spheres.len(),
+        }
+    }
+
+    /// Number of spheres.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the packet holds no sphere.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The nearest hit and the index of the sphere hit; each lane answers
+    /// as `Sphere::ray_cast` with the pose `Isometry3::translation(centre)`.
+    pub fn ray_cast(
+        &self,
+        ray: &Ray<T::Element>,
+        max_t: T::Element,
+        solid: bool,
+    ) -> Option<(usize, RayHit<T::Element>)> {
+        let local = relative_ray(ray, &self.centers)?;
+        nearest(
+            &ray_cast_sphere(&local, self.radii, T::splat(max_t), solid),
+            self.len,
+        )
+    }
+}
+
+/// Up to `T::LANES` capsules, each given by its world endpoints.
+#[derive(Clone, Copy, Debug)]
+pub struct CapsulePacket<T: Pack> {
+    a: Point3<T>,
+    b: Point3<T>,
+    radii: T,
+    len: usize,
+}
+
+impl<T: Pack> CapsulePacket<T> {
+    /// The packet of `capsules` (endpoints in world space), in order.
+    ///
+    /// # Panics
+    /// With more than `T::LANES` capsules.
+    pub fn new(capsules: &[Capsule<T::Element>]) -> Self {
+        assert!(
+            capsules.len() <= T::LANES,
+            "at most {} capsules per packet",
+            T::LANES
+        );
+        CapsulePacket {
+            a: Point3::from(Vector3::from_fn(|k, _| pack_of(capsules.iter().map(|c| c.a[k])))),
+            b: Point3::from(Vector3::from_fn(|k, _| pack_of(capsules.iter().map(|c| c.b[k])))),
+            radii: pack_of(capsules.iter().map(|c| c.radius)),
+            len: capsules.len(),
+        }
+    }
+
+    /// Number of capsules.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the packet holds no capsule.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The nearest hit and the index of the capsule hit; each lane answers
+    /// as `Capsule::ray_cast` with the identity pose.
+    pub fn ray_cast(
+        &self,
+        ray: &Ray<T::Element>,
+        max_t: T::Element,
+        solid: bool,
+    ) -> Option<(usize, RayHit<T::Element>)> {
+        let local = relative_ray(ray, &Point3::origin())?;
+        let hit = ray_cast_capsule(&local, &self.a, &self.b, self.radii, T::splat(max_t), solid);
+        nearest(&hit, self.len)
+    }
+}
+
+/// Up to `T::LANES` axis-aligned boxes, each at its own centre (the leaves
+/// of a bounding-volume tree; rotated boxes go through the trait).
+#[derive(Clone, Copy, Debug)]
+pub struct CuboidPacket<T: Pack> {
+    centers: Point3<T>,
+    half_extents: Vector3<T>,
+    len: usize,
+}
+
+impl<T: Pack> CuboidPacket<T> {
+    /// The packet of `(centre, cuboid)` pairs, in order.
+    ///
+    /// # Panics
+    /// With more than `T::LANES` boxes.
+    pub fn new(cuboids: &[Centered<T::Element, Cuboid<T::Element>>]) -> Self {
+        assert!(cuboids.len() <= T::LANES, "at most {} boxes per packet", T::LANES);
+        CuboidPacket {
+            centers: Point3::from(Vector3::from_fn(|k, _| {
+                pack_of(cuboids.iter().map(|(c, _)| c[k]))
+            })),
+            half_extents: Vector3::from_fn(|k, _| pack_of(cuboids.iter().map(|(_, b)| b.half_extents[k]))),
+            len: cuboids.len(),
+        }
+    }
+
+    /// Number of boxes.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the packet holds no box.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The nearest hit and the index of the box hit; each lane answers as
+    /// `Cuboid::ray_cast` with the pose `Isometry3::translation(centre)`.
+    pub fn ray_cast(
+        &self,
+        ray: &Ray<T::Element>,
+        max_t: T::Element,
+        solid: bool,
+    ) -> Option<(usize, RayHit<T::Element>)> {
+        let local = relative_ray(ray, &self.centers)?;
+        nearest(
+            &ray_cast_cuboid(&local, &self.half_extents, T::splat(max_t), solid),
+            self.len,
+        )
+    }
+}

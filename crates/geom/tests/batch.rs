@@ -1,0 +1,422 @@
+//! The batch, packet and parallel ray casts against the scalar trait call,
+//! bit for bit.
+
+use geom::batch::{BatchReal, HitBatch, RayBatch, ray_cast_batch, ray_cast_batch_lanes, ray_cast_slice};
+use geom::packet::{CapsulePacket, CuboidPacket, SpherePacket};
+use geom::prelude::*;
+use geom::{LaneShape, Real};
+use nalgebra::Quaternion;
+use simba::simd::{WideF32x4, WideF32x8, WideF64x4};
+
+/// xorshift64*: deterministic random numbers.
+struct Rng(u64);
+
+impl Rng {
+    fn new(seed: u64) -> Self {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        let unit = (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64;
+        lo + (hi - lo) * unit
+    }
+
+    fn vector(&mut self, half_width: f64) -> Vector3<f64> {
+        Vector3::new(
+            self.uniform(-half_width, half_width),
+            self.uniform(-half_width, half_width),
+            self.uniform(-half_width, half_width),
+        )
+    }
+
+    fn unit(&mut self) -> Vector3<f64> {
+        loop {
+            let v = self.vector(1.0);
+            let length = v.norm();
+            if length > 0.1 && length <= 1.0 {
+                return v / length;
+            }
+        }
+    }
+}
+
+fn convert<N: Real>(x: f64) -> N {
+    nalgebra::convert(x)
+}
+
+/// Rays around a shape within `scale` of `center`: origins on a sphere of
+/// radius 3·scale aimed at points near the shape (about half hit), origins
+/// inside, random directions, and a few zero, tiny, axis-parallel and
+/// non-finite ones.
+fn random_rays<N: Real>(rng: &mut Rng, center: Point3<f64>, scale: f64, count: usize) -> Vec<Ray<N>> {
+    (0..count)
+        .map(|i| {
+            let (origin, dir) = match i % 20 {
+                0 => (center + rng.vector(scale), Vector3::zeros()),
+                1 => (center + rng.vector(0.5 * scale), rng.vector(1.0)),
+                2 => (center + rng.unit() * 3.0 * scale, rng.vector(1e-3)),
+                3 => (
+                    center + rng.vector(2.0 * scale),
+                    Vector3::new(0.0, rng.uniform(-1.0, 1.0), 0.0),
+                ),
+                4 => (Point3::new(f64::NAN, 0.0, 0.0), Vector3::new(1.0, 0.0, 0.0)),
+                5..=8 => (center + rng.vector(scale), rng.vector(1.0)),
+                _ => {
+                    let origin = center + rng.unit() * 3.0 * scale;
+                    let target = center + rng.vector(scale);
+                    (origin, (target - origin) * rng.uniform(0.2, 2.0))
+                }
+            };
+            Ray::new(origin.map(convert), dir.map(convert))
+        })
+        .collect()
+}
+
+/// Bitwise equality of two answers (`==` would let `-0.0 == 0.0` through).
+fn same_bits<N: Real>(a: &Option<RayHit<N>>, b: &Option<RayHit<N>>) -> bool {
+    let bits = |x: N| x.to_subset().map(f64::to_bits);
+    match (a, b) {
+        (None, None) => true,
+        (Some(a), Some(b)) => {
+            bits(a.t) == bits(b.t)
+                && a.feature == b.feature
+                && (0..3).all(|k| bits(a.normal[k]) == bits(b.normal[k]))
+        }
+        _ => false,
+    }
+}
+
+fn poses<N: Real>(center: Point3<f64>) -> Vec<Isometry3<N>> {
+    let rotation = UnitQuaternion::new_normalize(Quaternion::new(0.9, -0.3, 0.2, 0.4));
+    [
+        Isometry3::identity(),
+        Isometry3::translation(center.x, center.y, center.z),
+        Isometry3::from_parts(center.coords.into(), rotation),
+    ]
+    .iter()
+    .map(|pose| pose.cast::<N>())
+    .collect()
+}
+
+/// 10⁵ rays through the batch and through the trait, in `N`'s precision.
+fn check_batch_equals_scalar<N: BatchReal, S: LaneShape<N> + Shape<N>>(shape: &S, name: &str) {
+    let center = Point3::new(3.0, -2.0, 1.5);
+    let mut rng = Rng::new(name.len() as u64 * 31 + 7);
+    let mut out = HitBatch::new();
+    let reach: f64 = shape.local_aabb().origin_reach().to_subset().unwrap();
+    let scale = 0.6 * reach;
+    let mut hits = 0;
+    let mut total = 0;
+    for (p, pose) in poses::<N>(center).iter().enumerate() {
+        for (solid, max_t) in [
+            (true, f64::INFINITY),
+            (false, f64::INFINITY),
+            (true, 2.5),
+            (false, 2.5),
+        ] {
+            // Rays placed around where the pose puts the shape.
+            let placed = if p == 0 { Point3::origin() } else { center };
+            let rays = random_rays::<N>(&mut rng, placed, scale, 100_000 / 12 + 1);
+            let batch = RayBatch::from_rays(&rays);
+            let max_t = convert::<N>(max_t);
+            ray_cast_batch(shape, pose, &batch, max_t, solid, &mut out);
+            assert_eq!(out.len(), rays.len());
+            for (i, ray) in rays.iter().enumerate() {
+                let scalar = shape.ray_cast(pose, ray, max_t, solid);
+                let batched = out.get(i);
+                assert!(
+                    same_bits(&scalar, &batched),
+                    "{name}: ray {i} {ray:?} pose {pose:?} solid {solid}: {batched:?} vs {scalar:?}"
+                );
+                hits += scalar.is_some() as usize;
+                total += 1;
+            }
+        }
+    }
+    assert!(total >= 100_000);
+    assert!(
+        hits * 5 > total && hits * 5 < total * 4,
+        "{name}: {hits} hits of {total}"
+    );
+}
+
+fn check_every_shape<N: BatchReal>() {
+    let p = |x: f64, y: f64, z: f64| Point3::new(convert::<N>(x), convert(y), convert(z));
+    let v = |x: f64, y: f64, z: f64| Vector3::new(convert::<N>(x), convert(y), convert(z));
+    let r = convert::<N>;
+    check_batch_equals_scalar(&Sphere::new(r(1.5)), "sphere");
+    check_batch_equals_scalar(
+        &Capsule::from_points(p(-0.5, -1.0, 0.2), p(0.5, 1.0, -0.2), r(0.6)),
+        "capsule",
+    );
+    check_batch_equals_scalar(
+        &Cylinder::from_points(p(0.0, -1.0, 0.3), p(0.2, 1.2, 0.0), r(0.8)),
+        "cylinder",
+    );
+    check_batch_equals_scalar(
+        &Cone::from_points(p(0.0, 1.2, 0.0), p(0.1, -1.0, 0.2), r(1.0)),
+        "cone",
+    );
+    check_batch_equals_scalar(&Ellipsoid::new(v(1.5, 0.7, 1.1)), "ellipsoid");
+    check_batch_equals_scalar(&Cuboid::new(v(1.2, 0.6, 0.9)), "box");
+    check_batch_equals_scalar(
+        &Triangle::new(p(-1.5, 0.0, -1.0), p(1.5, 0.3, -1.0), p(0.0, -0.2, 1.5)),
+        "triangle",
+    );
+}
+
+#[test]
+fn batch_equals_scalar_f32() {
+    check_every_shape::<f32>();
+}
+
+#[test]
+fn batch_equals_scalar_f64() {
+    check_every_shape::<f64>();
+}
+
+/// Every length 0..=17 (empty, tails alone, whole packs and tails) on
+/// each lane pack, reusing one output batch.
+#[test]
+fn tails_of_every_length() {
+    let capsule32 = Capsule::from_points(Point3::new(-0.5, 0.0, 0.0), Point3::new(0.5, 0.2, 0.0), 0.7f32);
+    let capsule64 = Capsule::from_points(Point3::new(-0.5, 0.0, 0.0), Point3::new(0.5, 0.2, 0.0), 0.7f64);
+    let pose32 = poses::<f32>(Point3::new(1.0, 2.0, 3.0))[2];
+    let pose64 = poses::<f64>(Point3::new(1.0, 2.0, 3.0))[2];
+    let mut rng = Rng::new(3);
+    let mut out32 = HitBatch::with_capacity(17);
+    let mut out64 = HitBatch::with_capacity(17);
+    for len in 0..=17 {
+        let rays32 = random_rays::<f32>(&mut rng, Point3::new(1.0, 2.0, 3.0), 1.0, len);
+        let rays64 = random_rays::<f64>(&mut rng, Point3::new(1.0, 2.0, 3.0), 1.0, len);
+        let batch32 = RayBatch::from_rays(&rays32);
+        let batch64: RayBatch<f64> = rays64.iter().copied().collect();
+        assert_eq!(batch32.len(), len);
+        let expected32: Vec<_> = rays32
+            .iter()
+            .map(|ray| capsule32.ray_cast(&pose32, ray, f32::INFINITY, true))
+            .collect();
+        let expected64: Vec<_> = rays64
+            .iter()
+            .map(|ray| capsule64.ray_cast(&pose64, ray, f64::INFINITY, true))
+            .collect();
+        let matches = |got: Vec<Option<RayHit<f32>>>| {
+            got.len() == len && got.iter().zip(&expected32).all(|(a, b)| same_bits(a, b))
+        };
+        ray_cast_batch_lanes::<WideF32x4, _>(&capsule32, &pose32, &batch32, f32::INFINITY, true, &mut out32);
+        assert!(matches(out32.iter().collect()), "x4, length {len}");
+        ray_cast_batch_lanes::<WideF32x8, _>(&capsule32, &pose32, &batch32, f32::INFINITY, true, &mut out32);
+        assert!(matches(out32.iter().collect()), "x8, length {len}");
+        assert!(matches(ray_cast_slice(
+            &capsule32,
+            &pose32,
+            &rays32,
+            f32::INFINITY,
+            true
+        )));
+        ray_cast_batch_lanes::<WideF64x4, _>(&capsule64, &pose64, &batch64, f64::INFINITY, true, &mut out64);
+        assert_eq!(out64.len(), len);
+        assert!(
+            out64.iter().zip(&expected64).all(|(a, b)| same_bits(&a, b)),
+            "f64, length {len}"
+        );
+    }
+    // Reused buffers keep their memory.
+    let mut batch = RayBatch::<f32>::with_capacity(4);
+    batch.push(&Ray::new(Point3::new(-5.0, 0.0, 0.0), Vector3::x()));
+    batch.clear();
+    assert!(batch.is_empty());
+    out32.clear();
+    assert!(out32.is_empty());
+}
+
+/// The nearest hit among the trait calls, lowest index on ties.
+fn nearest_of<N: Real>(answers: impl Iterator<Item = Option<RayHit<N>>>) -> Option<(usize, RayHit<N>)> {
+    let mut best: Option<(usize, RayHit<N>)> = None;
+    for (i, answer) in answers.enumerate() {
+        if let Some(hit) = answer
+            && best.as_ref().is_none_or(|(_, b)| hit.t < b.t)
+        {
+            best = Some((i, hit));
+        }
+    }
+    best
+}
+
+fn same_nearest<N: Real>(a: &Option<(usize, RayHit<N>)>, b: &Option<(usize, RayHit<N>)>) -> bool {
+    a.map(|(i, _)| i) == b.map(|(i, _)| i) && same_bits(&a.map(|(_, h)| h), &b.map(|(_, h)| h))
+}
+
+#[test]
+fn packets_equal_the_trait_calls() {
+    let mut rng = Rng::new(17);
+    let mut hits = 0;
+    for round in 0..400 {
+        let len = if round % 4 == 0 { round % 9 } else { 8 };
+        let at = |rng: &mut Rng| Point3::from(rng.vector(4.0)).map(|c| c as f32);
+        let spheres: Vec<_> = (0..len)
+            .map(|_| (at(&mut rng), Sphere::new(rng.uniform(0.2, 1.0) as f32)))
+            .collect();
+        let capsules: Vec<_> = (0..len)
+            .map(|_| {
+                let a = at(&mut rng);
+                let b = a + rng.vector(1.0).map(|c| c as f32);
+                Capsule::from_points(a, b, rng.uniform(0.1, 0.7) as f32)
+            })
+            .collect();
+        let boxes: Vec<_> = (0..len)
+            .map(|_| (at(&mut rng), Cuboid::new(rng.vector(1.0).map(|c| c.abs() as f32))))
+            .collect();
+        let sphere_packet = SpherePacket::<WideF32x8>::new(&spheres);
+        let capsule_packet = CapsulePacket::<WideF32x8>::new(&capsules);
+        let box_packet = CuboidPacket::<WideF32x8>::new(&boxes);
+        assert_eq!(sphere_packet.len(), len);
+        for ray in random_rays::<f32>(&mut rng, Point3::origin(), 4.0, 50) {
+            for solid in [true, false] {
+                let max_t = if solid { f32::INFINITY } else { 3.0 };
+                let translated = |c: &Point3<f32>| Isometry3::translation(c.x, c.y, c.z);
+                let expected = nearest_of(
+                    spheres
+                        .iter()
+                        .map(|(c, s)| s.ray_cast(&translated(c), &ray, max_t, solid)),
+                );
+                assert!(same_nearest(
+                    &sphere_packet.ray_cast(&ray, max_t, solid),
+                    &expected
+                ));
+                hits += expected.is_some() as usize;
+                let expected = nearest_of(
+                    capsules
+                        .iter()
+                        .map(|c| c.ray_cast(&Isometry3::identity(), &ray, max_t, solid)),
+                );
+                assert!(same_nearest(
+                    &capsule_packet.ray_cast(&ray, max_t, solid),
+                    &expected
+                ));
+                let expected = nearest_of(
+                    boxes
+                        .iter()
+                        .map(|(c, b)| b.ray_cast(&translated(c), &ray, max_t, solid)),
+                );
+                assert!(same_nearest(&box_packet.ray_cast(&ray, max_t, solid), &expected));
+            }
+        }
+    }
+    assert!(hits > 2000, "{hits}");
+    // f64 packets hold four shapes.
+    let spheres = [(Point3::new(0.0, 0.0, 5.0), Sphere::new(1.0f64)); 4];
+    let ray = Ray::new(Point3::origin(), Vector3::z());
+    let (index, hit) = SpherePacket::<WideF64x4>::new(&spheres)
+        .ray_cast(&ray, f64::INFINITY, true)
+        .unwrap();
+    assert_eq!((index, hit.t), (0, 4.0));
+}
+
+/// `Shape::ray_cast` as it was before its pose path moved into
+/// `PoseMatrix::ray_to_local` / `hit_to_world`: the refactor must not
+/// change a bit.
+fn former_ray_cast<N: Real, S: Shape<N>>(
+    shape: &S,
+    pose: &Isometry3<N>,
+    ray: &Ray<N>,
+    max_t: N,
+    solid: bool,
+) -> Option<RayHit<N>> {
+    use geom::core::PoseMatrix;
+    use geom::core::exact::{offset_along, start_near_sphere};
+    if !ray.is_finite() {
+        return None;
+    }
+    let relative = ray.origin.coords - pose.translation.vector;
+    if pose.rotation.quaternion().imag() == Vector3::zeros() {
+        let local = Ray::new(Point3::from(relative), ray.dir);
+        return shape.ray_cast_local(&local, max_t, solid);
+    }
+    let aabb = shape.local_aabb();
+    let reach = aabb.mins.coords.abs().sup(&aabb.maxs.coords.abs()).norm();
+    let t_start = start_near_sphere(&relative, &ray.dir, reach);
+    if t_start > max_t {
+        return None;
+    }
+    let matrix = PoseMatrix::new(pose);
+    let start = offset_along(
+        &ray.origin,
+        &Point3::from(pose.translation.vector),
+        &ray.dir,
+        t_start,
+    );
+    let local = Ray::new(
+        Point3::from(matrix.vector_to_local(&start)),
+        matrix.vector_to_local(&ray.dir),
+    );
+    let hit = shape.ray_cast_local(&local, N::max_value()?, solid)?;
+    let t = t_start + hit.t;
+    (t <= max_t).then(|| RayHit {
+        t,
+        normal: matrix.vector_to_world(&hit.normal),
+        feature: hit.feature,
+    })
+}
+
+#[test]
+fn refactored_pose_path_keeps_every_bit() {
+    fn check<S: Shape<f32>>(shape: &S, rng: &mut Rng) {
+        let center = Point3::new(3.0, -2.0, 1.5);
+        for pose in poses::<f32>(center) {
+            for ray in random_rays::<f32>(rng, center, 1.5, 4000) {
+                for (solid, max_t) in [(true, f32::INFINITY), (false, 2.5)] {
+                    let now = shape.ray_cast(&pose, &ray, max_t, solid);
+                    let before = former_ray_cast(shape, &pose, &ray, max_t, solid);
+                    assert!(same_bits(&now, &before), "{ray:?}: {now:?} vs {before:?}");
+                }
+            }
+        }
+    }
+    let mut rng = Rng::new(23);
+    check(&Sphere::new(1.5f32), &mut rng);
+    check(
+        &Capsule::from_points(Point3::new(-0.5, -1.0, 0.2), Point3::new(0.5, 1.0, -0.2), 0.6f32),
+        &mut rng,
+    );
+    check(
+        &Cone::from_points(Point3::new(0.0, 1.2, 0.0), Point3::new(0.1, -1.0, 0.2), 1.0f32),
+        &mut rng,
+    );
+    check(&Cuboid::new(Vector3::new(1.2f32, 0.6, 0.9)), &mut rng);
+    check(&Ellipsoid::new(Vector3::new(1.5f32, 0.7, 1.1)), &mut rng);
+}
+
+#[cfg(feature = "parallel")]
+#[test]
+fn parallel_is_independent_of_the_thread_count() {
+    use geom::parallel::par_ray_cast_batch;
+    let shape = Cylinder::from_points(Point3::new(0.0, -1.0, 0.0), Point3::new(0.0, 1.0, 0.0), 0.8f32);
+    let pose = poses::<f32>(Point3::new(1.0, 2.0, 3.0))[2];
+    let mut rng = Rng::new(5);
+    // Not a multiple of the task size or of the lanes.
+    let rays = RayBatch::from_rays(&random_rays::<f32>(
+        &mut rng,
+        Point3::new(1.0, 2.0, 3.0),
+        1.0,
+        70_003,
+    ));
+    let mut single = HitBatch::new();
+    ray_cast_batch(&shape, &pose, &rays, f32::INFINITY, false, &mut single);
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let mut parallel = HitBatch::new();
+        pool.install(|| par_ray_cast_batch(&shape, &pose, &rays, f32::INFINITY, false, &mut parallel));
+        assert_eq!(parallel.len(), single.len());
+        assert!(
+            parallel.iter().zip(single.iter()).all(|(a, b)| same_bits(&a, &b)),
+            "{threads} threads"
+        );
+    }
+}
