@@ -1,9 +1,11 @@
 //! Applying poses with as little rounding as the precision allows.
 
-use nalgebra::{Isometry3, Matrix3, Point3, UnitQuaternion, Vector3};
+use nalgebra::{Isometry3, Matrix3, Point3, RealField, SimdValue, UnitQuaternion, Vector3};
 
 use crate::exact::{offset_along, start_near_sphere};
 use crate::ray::{LaneHit, Ray};
+use num_traits::One;
+
 use crate::scalar::{Lane, Real, all_finite, lit};
 
 /// The rotation matrix of `q` from the homogeneous formula divided by `|q|²`
@@ -65,6 +67,11 @@ impl<N: Real> PoseMatrix<N> {
         self.pure_translation
     }
 
+    /// Whether the pose is exactly the identity.
+    pub fn is_identity(&self) -> bool {
+        self.pure_translation && self.translation == Vector3::zeros()
+    }
+
     /// `Rᵀ v`: a world vector in the local frame.
     pub fn vector_to_local(&self, v: &Vector3<N>) -> Vector3<N> {
         self.vector_to_local_lanes(v)
@@ -113,11 +120,12 @@ impl<N: Real> PoseMatrix<N> {
 /// to give the answer back in world terms.
 #[derive(Clone, Copy, Debug)]
 pub struct LocalRay<T: Lane> {
-    /// The ray in the local frame (restarted at `t_start` for a rotated pose).
+    /// The ray in the local frame (restarted at `t_start` unless the pose is
+    /// the identity).
     pub ray: Ray<T>,
     /// The `max_t` for the local cast.
     pub max_t: T,
-    /// World time at which the local ray starts (zero for a pure translation).
+    /// World time at which the local ray starts (zero for the identity).
     pub t_start: T,
     /// Lanes that can hit at all: a finite world ray whose restart point
     /// does not already lie beyond `max_t`.
@@ -130,37 +138,28 @@ impl<N: Real> PoseMatrix<N> {
     /// behind [`Shape::ray_cast`](crate::Shape::ray_cast), shared by the
     /// scalar trait and the batch casts so that their lanes agree bit for bit.
     ///
-    /// A pure translation is subtracted and nothing else (no rounding).
-    /// Undoing a rotation rounds in proportion to the length of the vector
-    /// rotated, so for a rotated pose the local ray starts next to the shape,
-    /// outside a sphere just larger than `reach` ([`start_near_sphere`], the
-    /// start point computed with [`offset_along`]), and is cast without a
+    /// The identity pose passes the ray through untouched. Otherwise the
+    /// local ray starts next to the shape, outside a sphere just larger than
+    /// `reach` ([`start_near_sphere`]), its start point computed from the
+    /// world origin and the translation nearly exactly ([`offset_along`]):
+    /// subtracting a far translation in one rounding would move the ray
+    /// sideways by an ulp of the distance, a large fraction of a small
+    /// shape (a 0.01 sphere 10⁴ away saw its f32 normals off by 0.1), and
+    /// undoing a rotation rounds in proportion to the length rotated. The
+    /// local ray is cast without a
     /// bound: [`PoseMatrix::hit_to_world`] adds `t_start` back and only then
     /// cuts at `max_t`, so the subtraction `max_t − t_start` cannot round a
     /// hit at `max_t` away.
     #[inline]
     pub fn ray_to_local<T: Lane<Element = N>>(&self, ray: &Ray<T>, max_t: T, reach: N) -> LocalRay<T> {
-        let usable = all_finite(&ray.origin.coords) & all_finite(&ray.dir);
         let translation = self.translation.map(T::splat);
-        let relative = ray.origin.coords - translation;
-        if self.pure_translation {
-            return LocalRay {
-                ray: Ray::new(Point3::from(relative), ray.dir),
-                max_t,
-                t_start: T::zero(),
-                usable,
-            };
-        }
-        let t_start = start_near_sphere(&relative, &ray.dir, T::splat(reach));
-        let start = offset_along(&ray.origin, &Point3::from(translation), &ray.dir, t_start);
+        let moved = translated_ray_to_local(ray, &translation, max_t, T::splat(reach), self.pure_translation);
         LocalRay {
             ray: Ray::new(
-                Point3::from(self.vector_to_local_lanes(&start)),
-                self.vector_to_local_lanes(&ray.dir),
+                Point3::from(self.vector_to_local_lanes(&moved.ray.origin.coords)),
+                self.vector_to_local_lanes(&moved.ray.dir),
             ),
-            max_t: T::splat(N::max_value().unwrap_or_else(N::one)),
-            t_start,
-            usable: usable & !t_start.simd_gt(max_t),
+            ..moved
         }
     }
 
@@ -175,19 +174,64 @@ impl<N: Real> PoseMatrix<N> {
         hit: &LaneHit<T>,
         max_t: T,
     ) -> LaneHit<T> {
-        let zero = T::zero();
-        let finite = (hit.t * zero).simd_eq(zero) & all_finite(&hit.normal);
-        let mask = hit.mask & local.usable & finite;
-        if self.pure_translation {
-            return LaneHit { mask, ..*hit };
-        }
-        let t = local.t_start + hit.t;
+        let moved = translated_hit_to_world(local, hit, max_t);
         LaneHit {
-            mask: mask & t.simd_le(max_t),
-            t,
-            normal: self.vector_to_world_lanes(&hit.normal),
-            face: hit.face,
+            normal: self.vector_to_world_lanes(&moved.normal),
+            ..moved
         }
+    }
+}
+
+/// [`PoseMatrix::ray_to_local`] for a pure translation given per lane (one
+/// ray and one translation per lane, as in a packet of shapes): the ray
+/// restarted next to the shape, outside a sphere just larger than `reach`
+/// ([`start_near_sphere`]), its start computed from the world origin and
+/// the translation nearly exactly ([`offset_along`]). With
+/// `allow_identity`, lanes whose translation is zero pass the ray through
+/// untouched, as the identity pose does.
+#[inline]
+pub fn translated_ray_to_local<T: Lane>(
+    ray: &Ray<T>,
+    translation: &Vector3<T>,
+    max_t: T,
+    reach: T,
+    allow_identity: bool,
+) -> LocalRay<T> {
+    let zero = T::zero();
+    let usable = all_finite(&ray.origin.coords) & all_finite(&ray.dir);
+    let relative = ray.origin.coords - translation;
+    let t_start = start_near_sphere(&relative, &ray.dir, reach);
+    let start = offset_along(&ray.origin, &Point3::from(*translation), &ray.dir, t_start);
+    let unbounded = T::splat(T::Element::max_value().unwrap_or_else(T::Element::one));
+    let restarted = LocalRay {
+        ray: Ray::new(Point3::from(start), ray.dir),
+        max_t: unbounded,
+        t_start,
+        usable: usable & !t_start.simd_gt(max_t),
+    };
+    if !allow_identity {
+        return restarted;
+    }
+    let identity = translation.x.simd_eq(zero) & translation.y.simd_eq(zero) & translation.z.simd_eq(zero);
+    LocalRay {
+        ray: Ray::new(Point3::from(relative.select(identity, start)), ray.dir),
+        max_t: max_t.select(identity, unbounded),
+        t_start: zero.select(identity, t_start),
+        usable: (usable & identity) | (restarted.usable & !identity),
+    }
+}
+
+/// [`PoseMatrix::hit_to_world`] for a pure translation: `t_start` added back
+/// and cut at the world `max_t`; non-finite answers miss.
+#[inline]
+pub fn translated_hit_to_world<T: Lane>(local: &LocalRay<T>, hit: &LaneHit<T>, max_t: T) -> LaneHit<T> {
+    let zero = T::zero();
+    let finite = (hit.t * zero).simd_eq(zero) & all_finite(&hit.normal);
+    let t = local.t_start + hit.t;
+    LaneHit {
+        mask: hit.mask & local.usable & finite & t.simd_le(max_t),
+        t,
+        ..*hit
     }
 }
 

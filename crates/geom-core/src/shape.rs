@@ -73,12 +73,12 @@ pub trait Shape<N: Real>: Debug + Send + Sync {
     /// [`Shape::ray_cast_local`] for a world-space ray against the shape at
     /// `pose`; the normal is returned in world space and `t` is unchanged.
     ///
-    /// Undoing a rotation rounds in proportion to the length of the vector
-    /// rotated, so for a rotated pose the local ray starts next to the shape,
-    /// outside a sphere just larger than its bounding radius
+    /// Unless the pose is the identity, the local ray starts next to the
+    /// shape, outside a sphere just larger than its bounding radius, with
+    /// its start computed nearly exactly from the world origin and the pose
     /// ([`PoseMatrix::ray_to_local`], shared with the batch casts): a ray
-    /// from far away then loses no more to the rotation than one starting
-    /// next to the shape.
+    /// from far away then loses no more to the translation or the rotation
+    /// than one starting next to the shape.
     fn ray_cast(&self, pose: &Isometry3<N>, ray: &Ray<N>, max_t: N, solid: bool) -> Option<RayHit<N>> {
         if !ray.is_finite() {
             return None;

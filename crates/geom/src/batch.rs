@@ -296,6 +296,7 @@ impl<'a, N> RayColumns<'a, N> {
         self.origin[0].len()
     }
 
+    #[cfg(feature = "parallel")]
     pub(crate) fn split_at(self, mid: usize) -> (Self, Self) {
         let split = |columns: [&'a [N]; 3]| {
             let [x, y, z] = columns.map(|c| c.split_at(mid));
@@ -325,6 +326,7 @@ pub(crate) struct HitColumns<'a, N> {
 }
 
 impl<'a, N> HitColumns<'a, N> {
+    #[cfg(feature = "parallel")]
     pub(crate) fn split_at(self, mid: usize) -> (Self, Self) {
         let (hit_low, hit_high) = self.hit.split_at_mut(mid);
         let (t_low, t_high) = self.t.split_at_mut(mid);

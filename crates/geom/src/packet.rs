@@ -6,7 +6,8 @@
 //! trait call builds, so the nearest hit equals the best of the separate
 //! [`Shape::ray_cast`](geom_core::Shape::ray_cast) calls bit for bit.
 
-use geom_core::{Lane, LaneHit, Ray, RayHit};
+use geom_core::pose::{translated_hit_to_world, translated_ray_to_local};
+use geom_core::{Lane, LaneHit, Ray, RayHit, Shape};
 use geom_prims::capsule::ray_cast_capsule;
 use geom_prims::cuboid::ray_cast_cuboid;
 use geom_prims::sphere::ray_cast_sphere;
@@ -59,11 +60,33 @@ fn relative_ray<T: Pack>(ray: &Ray<T::Element>, centers: &Point3<T>) -> Option<R
     })
 }
 
+/// Casts `ray` at shapes translated to per-lane `centers` exactly as the
+/// trait call with the pose `Isometry3::translation(centre)` does
+/// ([`translated_ray_to_local`], [`translated_hit_to_world`]): `cast` runs
+/// the kernel on the local ray with the local `max_t`.
+fn cast_translated<T: Pack>(
+    ray: &Ray<T::Element>,
+    centers: &Point3<T>,
+    reach: T,
+    max_t: T::Element,
+    cast: impl FnOnce(&Ray<T>, T) -> LaneHit<T>,
+) -> Option<LaneHit<T>> {
+    if !ray.is_finite() {
+        return None;
+    }
+    let world = Ray::new(ray.origin.map(T::splat), ray.dir.map(T::splat));
+    let max_t = T::splat(max_t);
+    let local = translated_ray_to_local(&world, &centers.coords, max_t, reach, true);
+    let hit = cast(&local.ray, local.max_t);
+    Some(translated_hit_to_world(&local, &hit, max_t))
+}
+
 /// Up to `T::LANES` spheres, each at its own centre.
 #[derive(Clone, Copy, Debug)]
 pub struct SpherePacket<T: Pack> {
     centers: Point3<T>,
     radii: T,
+    reach: T,
     len: usize,
 }
 
@@ -83,6 +106,7 @@ impl<T: Pack> SpherePacket<T> {
                 pack_of(spheres.iter().map(|(c, _)| c[k]))
             })),
             radii: pack_of(spheres.iter().map(|(_, s)| s.radius)),
+            reach: pack_of(spheres.iter().map(|(_, s)| s.local_aabb().origin_reach())),
             len: spheres.len(),
         }
     }
@@ -105,11 +129,10 @@ impl<T: Pack> SpherePacket<T> {
         max_t: T::Element,
         solid: bool,
     ) -> Option<(usize, RayHit<T::Element>)> {
-        let local = relative_ray(ray, &self.centers)?;
-        nearest(
-            &ray_cast_sphere(&local, self.radii, T::splat(max_t), solid),
-            self.len,
-        )
+        let hit = cast_translated(ray, &self.centers, self.reach, max_t, |local, local_max_t| {
+            ray_cast_sphere(local, self.radii, local_max_t, solid)
+        })?;
+        nearest(&hit, self.len)
     }
 }
 
@@ -171,6 +194,7 @@ impl<T: Pack> CapsulePacket<T> {
 pub struct CuboidPacket<T: Pack> {
     centers: Point3<T>,
     half_extents: Vector3<T>,
+    reach: T,
     len: usize,
 }
 
@@ -186,6 +210,7 @@ impl<T: Pack> CuboidPacket<T> {
                 pack_of(cuboids.iter().map(|(c, _)| c[k]))
             })),
             half_extents: Vector3::from_fn(|k, _| pack_of(cuboids.iter().map(|(_, b)| b.half_extents[k]))),
+            reach: pack_of(cuboids.iter().map(|(_, b)| b.local_aabb().origin_reach())),
             len: cuboids.len(),
         }
     }
@@ -208,10 +233,9 @@ impl<T: Pack> CuboidPacket<T> {
         max_t: T::Element,
         solid: bool,
     ) -> Option<(usize, RayHit<T::Element>)> {
-        let local = relative_ray(ray, &self.centers)?;
-        nearest(
-            &ray_cast_cuboid(&local, &self.half_extents, T::splat(max_t), solid),
-            self.len,
-        )
+        let hit = cast_translated(ray, &self.centers, self.reach, max_t, |local, local_max_t| {
+            ray_cast_cuboid(local, &self.half_extents, local_max_t, solid)
+        })?;
+        nearest(&hit, self.len)
     }
 }

@@ -92,8 +92,9 @@ pub fn ray_cast_cylinder<T: Lane>(
     let exit_cap = two.select(rising, one);
 
     // The side's crossings counted from the ray's own origin again.
-    let side_enter = t_start + side_enter;
-    let side_exit = t_start + side_exit;
+    let (side_enter_local, side_exit_local) = (side_enter, side_exit);
+    let side_enter = t_start + side_enter_local;
+    let side_exit = t_start + side_exit_local;
     let t_enter = side_enter.simd_max(slab_enter);
     let t_exit = side_exit.simd_min(slab_exit);
     // A restarted ray began outside the bounding sphere (and `c` is then
@@ -105,7 +106,9 @@ pub fn ray_cast_cylinder<T: Lane>(
     let cap = exit_cap.select(inside, enter_cap);
     let mask = t_enter.simd_le(t_exit) & t.simd_ge(zero) & t.simd_le(max_t);
 
-    let hit_from_p0 = from_p0 + dir * (t - t_start);
+    // The side normal from the restarted offset and the side's own local
+    // time: `t − t_start` would carry the rounding of the long `t`.
+    let hit_from_p0 = from_p0 + dir * side_exit_local.select(inside, side_enter_local);
     let radial = hit_from_p0 - axis * (axis.dot(&hit_from_p0) / axis_squared);
     let radial_length = radial.norm();
     let facing_back = -dir / dir.norm();
