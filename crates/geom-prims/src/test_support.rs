@@ -44,6 +44,22 @@ pub fn ulp_distance_f32(a: f32, b: f64) -> f64 {
     (a as f64 - b).abs() / ulp
 }
 
+/// `|value − reference|` in f32 ulps at `max(|reference|, floor)`: the
+/// error measured at the scale the inputs carry.
+pub fn ulps_at_scale(value: f32, reference: f64, floor: f64) -> f64 {
+    let magnitude = reference.abs().max(floor) as f32;
+    let ulp = (f32::from_bits(magnitude.to_bits() + 1) - magnitude) as f64;
+    (value as f64 - reference).abs() / ulp
+}
+
+/// The 99th percentile and the maximum of a list of ulp errors.
+pub fn p99_and_max(mut errors: Vec<f64>) -> (f64, f64) {
+    assert!(!errors.is_empty());
+    errors.sort_by(f64::total_cmp);
+    let p99 = errors[(errors.len() - 1) * 99 / 100];
+    (p99, errors[errors.len() - 1])
+}
+
 fn pack<T: Lane>(values: &[T::Element]) -> T {
     let mut packed = T::splat(values[0]);
     for (i, v) in values.iter().enumerate() {

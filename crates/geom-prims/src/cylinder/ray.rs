@@ -133,7 +133,7 @@ pub fn ray_cast_cylinder<T: Lane>(
 mod tests {
     use super::super::Cylinder;
     use super::super::tests::{cast, upright};
-    use crate::test_support::{TestRng, ulp_distance_f32};
+    use crate::test_support::{TestRng, p99_and_max, ulp_distance_f32, ulps_at_scale};
     use geom_core::{FeatureId, Ray, RayHit, Shape};
     use nalgebra::{Point3, Vector3};
 
@@ -347,21 +347,6 @@ mod tests {
             (None, None) => None,
             (h32, h64) => panic!("hit/miss differs for {ray:?}: {h32:?} vs {h64:?}"),
         }
-    }
-
-    /// `|value − reference|` in f32 ulps at `max(|reference|, floor)`.
-    fn ulps_at_scale(value: f32, reference: f64, floor: f64) -> f64 {
-        let magnitude = reference.abs().max(floor) as f32;
-        let ulp = (f32::from_bits(magnitude.to_bits() + 1) - magnitude) as f64;
-        (value as f64 - reference).abs() / ulp
-    }
-
-    /// The 99th percentile and the maximum of a list of ulp errors.
-    fn p99_and_max(mut errors: Vec<f64>) -> (f64, f64) {
-        assert!(!errors.is_empty());
-        errors.sort_by(f64::total_cmp);
-        let p99 = errors[(errors.len() - 1) * 99 / 100];
-        (p99, errors[errors.len() - 1])
     }
 
     /// The precision cases for a cylinder placed at `offset`: the ulp errors
