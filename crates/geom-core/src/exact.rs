@@ -78,6 +78,37 @@ pub fn dot_plus_compensated<T: Lane>(a: &Vector3<T>, b: &Vector3<T>, c: T) -> T 
     compensated.select(finite, plain)
 }
 
+/// `d × (point − origin)`, computed as if in twice the working precision
+/// then rounded: the difference is kept exactly (TwoSum per component),
+/// each component's two products exactly (TwoProduct), and the error terms
+/// are added back (Ogita, Rump and Oishi's Sum2). A far point nearly
+/// straight ahead of `d` cancels in a plain cross product; here the result
+/// keeps the bits of the small lateral offset, and swapping the roles of
+/// two points never changes a bit of either result (it depends on one point
+/// and the ray only). Falls back to the plain expression where the error
+/// terms overflow.
+#[inline]
+pub fn cross_difference_compensated<T: Lane>(
+    d: &Vector3<T>,
+    point: &Point3<T>,
+    origin: &Point3<T>,
+) -> Vector3<T> {
+    let zero = T::zero();
+    let pairs = Vector3::from_fn(|i, _| two_sum(point[i], -origin[i]));
+    let high = pairs.map(|(h, _)| h);
+    let low = pairs.map(|(_, l)| l);
+    let component = |j: usize, k: usize| {
+        let (p1, e1) = two_product(d[j], high[k]);
+        let (p2, e2) = two_product(d[k], high[j]);
+        let (sum, sum_error) = two_sum(p1, -p2);
+        let correction = ((e1 - e2) + sum_error) + (d[j] * low[k] - d[k] * low[j]);
+        let compensated = sum + correction;
+        let finite = (compensated * zero).simd_eq(zero);
+        compensated.select(finite, d[j] * high[k] - d[k] * high[j])
+    };
+    Vector3::new(component(1, 2), component(2, 0), component(0, 1))
+}
+
 /// `origin − point + t·dir` per component as an unevaluated sum
 /// `(sum, correction)`, exact to about the square of the working precision:
 /// the difference `origin − point` (TwoSum) and the product `t·dir`

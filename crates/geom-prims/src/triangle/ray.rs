@@ -1,7 +1,8 @@
 //! Ray against the two-sided triangle: watertight edge functions.
 
+use geom_core::exact::cross_difference_compensated;
 use geom_core::{Lane, LaneHit, Ray, all_finite};
-use nalgebra::{Point3, SimdValue, Vector3};
+use nalgebra::{Point3, SimdValue};
 
 /// Ray (any `dir` length, `t` in units of `dir`) against the triangle
 /// `a b c`, both sides, on lanes.
@@ -36,10 +37,20 @@ pub fn ray_cast_triangle<T: Lane>(
     let dir = ray.dir;
     let ao = a - ray.origin;
     let inverse_speed_squared = one / dir.norm_squared();
-    let lateral = |v: &Vector3<T>| v - dir * (v.dot(&dir) * inverse_speed_squared);
-    let lateral_a = lateral(&ao);
-    let lateral_b = lateral(&(b - ray.origin));
-    let lateral_c = lateral(&(c - ray.origin));
+    // The lateral offsets v − d (v·d)/|d|² = (d × v) × d / |d|² for the edge
+    // functions, with d × v computed as if in twice the precision from the
+    // exact difference: a small triangle far away keeps the bits of its
+    // lateral offsets (a plain `v − d (v·d)/|d|²` inherits the rounding of
+    // the long `v`, enough to flip an edge test).
+    let lateral = |vertex: &Point3<T>| {
+        cross_difference_compensated(&dir, vertex, &ray.origin).cross(&dir) * inverse_speed_squared
+    };
+    let lateral_a = lateral(a);
+    let lateral_b = lateral(b);
+    let lateral_c = lateral(c);
+    // The plain lateral of `a` for `t` below: its rounding there is a
+    // relative ε of `t`, and it keeps exact answers exact.
+    let plain_lateral_a = ao - dir * (ao.dot(&dir) * inverse_speed_squared);
     let edge_bc = dir.dot(&lateral_b.cross(&lateral_c));
     let edge_ca = dir.dot(&lateral_c.cross(&lateral_a));
     let edge_ab = dir.dot(&lateral_a.cross(&lateral_b));
@@ -51,7 +62,7 @@ pub fn ray_cast_triangle<T: Lane>(
     // second is small for a far triangle, so its error is too (f32, unit
     // triangle at 1e6 met at 60°: 1.4 ulp worst, against 4.6 for the
     // plain ratio).
-    let t = ao.dot(&dir) * inverse_speed_squared + lateral_a.dot(&normal) / speed;
+    let t = ao.dot(&dir) * inverse_speed_squared + plain_lateral_a.dot(&normal) / speed;
     let from_front =
         speed.simd_lt(zero) & edge_bc.simd_le(zero) & edge_ca.simd_le(zero) & edge_ab.simd_le(zero);
     let from_back =
