@@ -1,7 +1,7 @@
 //! Shared checks for the shape unit tests: lanes against scalars, ulps, and a
 //! small deterministic generator (so failures reproduce exactly).
 
-use geom_core::{Lane, LaneShape, Ray, Real};
+use geom_core::{Lane, LaneShape, Ray, Real, Shape};
 use nalgebra::{Point3, Vector3};
 use simba::simd::{WideF32x4, WideF32x8, WideF64x4};
 
@@ -58,6 +58,37 @@ pub fn p99_and_max(mut errors: Vec<f64>) -> (f64, f64) {
     errors.sort_by(f64::total_cmp);
     let p99 = errors[(errors.len() - 1) * 99 / 100];
     (p99, errors[errors.len() - 1])
+}
+
+/// The worst f32 closest-point error against f64 on the same f32 inputs, in
+/// ulps of the largest coordinate involved (the query and `defining`
+/// points), over 4000 queries around `centre` (half within 2, half within 50),
+/// solid and hollow.
+pub fn worst_closest_point_ulps<S32: Shape<f32>, S64: Shape<f64>>(
+    shape32: &S32,
+    shape64: &S64,
+    centre: Point3<f32>,
+    defining: &[Point3<f32>],
+    seed: u64,
+) -> f64 {
+    let mut rng = TestRng::new(seed);
+    let mut worst: f64 = 0.0;
+    for i in 0..4000 {
+        let spread = if i % 2 == 0 { 2.0 } else { 50.0 };
+        let query = centre + rng.vector(spread).cast::<f32>();
+        for solid in [true, false] {
+            let p32 = shape32.closest_point_local(&query, solid).unwrap();
+            let p64 = shape64.closest_point_local(&query.cast(), solid).unwrap();
+            let largest = defining
+                .iter()
+                .chain(std::iter::once(&query))
+                .flat_map(|p| p.iter().map(|c| c.abs()))
+                .fold(0.0f32, f32::max);
+            let ulp = (f32::from_bits(largest.to_bits() + 1) - largest) as f64;
+            worst = worst.max((p32.point.cast::<f64>() - p64.point).amax() / ulp);
+        }
+    }
+    worst
 }
 
 fn pack<T: Lane>(values: &[T::Element]) -> T {

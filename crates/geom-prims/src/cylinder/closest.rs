@@ -68,7 +68,7 @@ pub fn project_point_cylinder<T: Lane>(
 mod tests {
     use super::super::Cylinder;
     use super::super::tests::upright;
-    use crate::test_support::TestRng;
+    use crate::test_support::worst_closest_point_ulps;
     use geom_core::Shape;
     use nalgebra::{Point3, Vector3};
 
@@ -106,28 +106,13 @@ mod tests {
     /// the largest coordinate involved, near the origin and at 1e6.
     #[test]
     fn f32_closest_points_within_4_ulp_of_the_largest_coordinate() {
-        let mut rng = TestRng::new(23);
         for offset in [Vector3::zeros(), Vector3::new(1.0e6f32, -1.0e6, 1.0e6)] {
             let p0 = Point3::new(0.25f32, -1.0, 0.5) + offset;
             let p1 = Point3::new(1.25f32, 0.75, -0.5) + offset;
             let shape32 = Cylinder::from_points(p0, p1, 0.75f32);
             let shape64 = Cylinder::from_points(p0.cast::<f64>(), p1.cast::<f64>(), 0.75);
-            let mut worst: f64 = 0.0;
-            for i in 0..4000 {
-                let spread = if i % 2 == 0 { 2.0 } else { 50.0 };
-                let query = nalgebra::center(&p0, &p1) + rng.vector(spread).cast::<f32>();
-                for solid in [true, false] {
-                    let p32 = shape32.closest_point_local(&query, solid).unwrap();
-                    let p64 = shape64.closest_point_local(&query.cast(), solid).unwrap();
-                    let largest = [query, p0, p1]
-                        .iter()
-                        .flat_map(|p| p.iter().map(|c| c.abs()))
-                        .fold(0.0f32, f32::max);
-                    let ulp = (f32::from_bits(largest.to_bits() + 1) - largest) as f64;
-                    let error = (p32.point.cast::<f64>() - p64.point).amax() / ulp;
-                    worst = worst.max(error);
-                }
-            }
+            let worst =
+                worst_closest_point_ulps(&shape32, &shape64, nalgebra::center(&p0, &p1), &[p0, p1], 23);
             println!(
                 "cylinder closest point, offset {:e}: worst {worst:.2} ulp",
                 offset.x
