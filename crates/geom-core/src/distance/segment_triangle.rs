@@ -48,30 +48,44 @@ pub fn closest_points_segment_triangle<N: Real>(
         point_on_triangle: on_triangle,
         distance_squared: (on_segment - on_triangle).norm_squared(),
     };
-    let mut best = candidate(zero, *p0, closest_point_on_triangle(p0, a, b, c).0);
-    let mut consider = |next: SegmentTriangleClosest<N>| {
-        if next.distance_squared < best.distance_squared {
-            best = next;
-        }
-    };
-    consider(candidate(N::one(), *p1, closest_point_on_triangle(p1, a, b, c).0));
-    for (edge_start, edge_end) in [(a, b), (b, c), (c, a)] {
-        let edge = closest_points_segment_segment(p0, p1, edge_start, edge_end);
-        consider(candidate(edge.s, edge.point_on_p, edge.point_on_q));
-    }
+    let in_face = |weights: &Vector3<N>| weights.x != zero && weights.y != zero && weights.z != zero;
     // Where the segment crosses the triangle's plane, if it does.
     let normal: Vector3<N> = (b - a).cross(&(c - a));
     let height_0 = normal.dot(&(p0 - a));
     let height_1 = normal.dot(&(p1 - a));
     let crosses = (height_0 <= zero && height_1 >= zero) || (height_0 >= zero && height_1 <= zero);
-    if crosses && height_0 != height_1 {
+    let crossing = (crosses && height_0 != height_1).then(|| {
         let s = height_0 / (height_0 - height_1);
         let on_segment = p0 + (p1 - p0) * s;
-        consider(candidate(
-            s,
-            on_segment,
-            closest_point_on_triangle(&on_segment, a, b, c).0,
-        ));
+        let (on_triangle, weights) = closest_point_on_triangle(&on_segment, a, b, c);
+        (candidate(s, on_segment, on_triangle), in_face(&weights))
+    });
+    // Through the face's interior: the crossing point (distance zero up to
+    // rounding) is the answer; the edges cannot be closer.
+    if let Some((through, true)) = crossing {
+        return through;
+    }
+    let (on_triangle_0, weights_0) = closest_point_on_triangle(p0, a, b, c);
+    let (on_triangle_1, weights_1) = closest_point_on_triangle(p1, a, b, c);
+    let mut best = candidate(zero, *p0, on_triangle_0);
+    let mut consider = |next: SegmentTriangleClosest<N>| {
+        if next.distance_squared < best.distance_squared {
+            best = next;
+        }
+    };
+    consider(candidate(N::one(), *p1, on_triangle_1));
+    // Both ends over the face's interior on one side of the plane: the
+    // whole segment is over the face, its distance to the triangle is its
+    // height, linear along it, least at an end; no edge point is closer.
+    if crossing.is_none() && in_face(&weights_0) && in_face(&weights_1) {
+        return best;
+    }
+    for (edge_start, edge_end) in [(a, b), (b, c), (c, a)] {
+        let edge = closest_points_segment_segment(p0, p1, edge_start, edge_end);
+        consider(candidate(edge.s, edge.point_on_p, edge.point_on_q));
+    }
+    if let Some((through, _)) = crossing {
+        consider(through);
     }
     best
 }

@@ -60,6 +60,9 @@ fn triangle_candidate<N: Real>(
     reach: N,
 ) -> Option<ContactCandidate<N>> {
     let (a, b, c) = (&triangle.a, &triangle.b, &triangle.c);
+    if surely_beyond(triangle, p0, p1, reach) {
+        return None;
+    }
     let closest = closest_points_segment_triangle(p0, p1, a, b, c);
     if closest.distance_squared > reach * reach {
         return None;
@@ -198,6 +201,35 @@ fn triangle_candidate<N: Real>(
             feature_b: FeatureId::Face(0),
         },
     })
+}
+
+/// Cheap lower bounds on the segment–triangle distance, before the full
+/// test: the gap between the two boxes, and the distance to the triangle's
+/// plane when both segment ends are on the same side of it. `true` only
+/// when a bound exceeds `reach` by a relative 10⁻³ (far above rounding),
+/// so every triangle the full test would keep is still tested and the
+/// answers are unchanged.
+#[inline]
+fn surely_beyond<N: Real>(triangle: &Triangle<N>, p0: &Point3<N>, p1: &Point3<N>, reach: N) -> bool {
+    let (a, b, c) = (&triangle.a, &triangle.b, &triangle.c);
+    let safe = reach * nalgebra::convert::<f64, N>(1.001);
+    let safe_squared = safe * safe;
+    let (lo, hi) = (p0.inf(p1), p0.sup(p1));
+    let (t_lo, t_hi) = (a.inf(&b.inf(c)), a.sup(&b.sup(c)));
+    let mut gap_squared = N::zero();
+    for k in 0..3 {
+        let gap = (t_lo[k] - hi[k]).max(lo[k] - t_hi[k]);
+        if gap > N::zero() {
+            gap_squared += gap * gap;
+        }
+    }
+    if gap_squared > safe_squared {
+        return true;
+    }
+    let normal = (b - a).cross(&(c - a));
+    let (h0, h1) = (normal.dot(&(p0 - a)), normal.dot(&(p1 - a)));
+    let bound = safe * normal.norm();
+    (h0 > bound && h1 > bound) || (h0 < -bound && h1 < -bound)
 }
 
 fn triangle_vertex<N: Real>(triangle: &Triangle<N>, k: usize) -> Point3<N> {
