@@ -555,6 +555,7 @@ pub fn measures(threads: usize) -> Vec<Measure> {
         parry: None,
     });
     packet_measures(&mut measures);
+    terrain::measures(&mut measures);
     measures
 }
 
@@ -568,4 +569,237 @@ pub fn hit_fraction<S: Shape<f32>>(shape: &S, rays: &Rays) -> f64 {
         .filter(|ray| shape.ray_cast(&pose, ray, f32::MAX, true).is_some())
         .count();
     hits as f64 / rays.geom.len() as f64
+}
+
+/// The terrain of issue 5, through geom's and parry3d's heightfields: the
+/// same 1025 × 1025 samples (1 unit per cell, centred on the origin), the
+/// same heights and the same diagonals, checked by comparing ray hits
+/// before any timing.
+pub mod terrain {
+    use super::*;
+    use geom::terrain::contact::contact_heightfield_capsule;
+    use parry3d::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
+
+    /// Samples per side.
+    pub const SAMPLES: usize = 1025;
+
+    /// Capsule poses in the contact measure.
+    pub const POSES: usize = 1000;
+
+    /// The terrain's height at world `(x, z)`.
+    pub fn height(x: f64, z: f64) -> f64 {
+        3.0 * (0.05 * x).sin() * (0.07 * z).cos()
+            + 1.5 * (0.13 * x + 0.7).sin() * (0.11 * z).sin()
+            + 0.5 * (0.31 * x + 0.23 * z).sin()
+    }
+
+    /// Both heightfields. Sample `(i, j)` sits at `x = −512 + i`,
+    /// `z = −512 + j`. geom stores it at `heights[i·1025 + j]` (rows along
+    /// x); parry3d's `Array2` is column-major with rows along z and
+    /// columns along x, so `heights_zx[(j, i)]` is at `j + i·1025`: the
+    /// same vector. parry splits each cell from `(x_i, z_j+1)` to
+    /// `(x_i+1, z_j)` (no `ZIGZAG_SUBDIVISION`), which is geom's flipped
+    /// diagonal: every geom cell is flipped.
+    pub fn fields() -> (HeightField<f32>, parry3d::shape::HeightField) {
+        let half = (SAMPLES - 1) as f64 / 2.0;
+        let heights: Vec<f32> = (0..SAMPLES * SAMPLES)
+            .map(|k| height((k / SAMPLES) as f64 - half, (k % SAMPLES) as f64 - half) as f32)
+            .collect();
+        let mut desc = HeightFieldDesc::new(
+            Point3::new(-half as f32, 0.0, -half as f32),
+            [1.0, 1.0],
+            SAMPLES,
+            SAMPLES,
+            heights.clone(),
+        );
+        desc.flipped_cells = (0..(SAMPLES - 1) * (SAMPLES - 1)).collect();
+        let geom_field = HeightField::try_from_desc(desc).expect("a valid terrain");
+        let extent = (SAMPLES - 1) as f32;
+        let parry_field = parry3d::shape::HeightField::new(
+            parry3d::utils::Array2::new(SAMPLES, SAMPLES, heights),
+            Vector::new(extent, 1.0, extent),
+        );
+        (geom_field, parry_field)
+    }
+
+    /// `count` rays from y = 20 over `|x|, |z| < 400`, at up to 69° from
+    /// straight down (uniform angle, uniform azimuth), unit directions.
+    pub fn rays(count: usize, seed: u64) -> Rays {
+        let mut rng = Rng::new(seed);
+        let max_angle = 69f32.to_radians();
+        let geom: Vec<Ray<f32>> = (0..count)
+            .map(|_| {
+                let origin = Point3::new(rng.uniform(-400.0, 400.0), 20.0, rng.uniform(-400.0, 400.0));
+                let (angle, azimuth) = (
+                    rng.uniform(0.0, max_angle),
+                    rng.uniform(0.0, std::f32::consts::TAU),
+                );
+                let dir = Vector3::new(
+                    angle.sin() * azimuth.cos(),
+                    -angle.cos(),
+                    angle.sin() * azimuth.sin(),
+                );
+                Ray::new(origin, dir)
+            })
+            .collect();
+        Rays {
+            batch: RayBatch::from_rays(&geom),
+            parry: geom.iter().map(to_parry).collect(),
+            geom,
+        }
+    }
+
+    /// The capsule: radius 0.5 around y ∈ [−1, 1] (half-height 1).
+    pub fn capsule() -> (Capsule<f32>, parry3d::shape::Capsule) {
+        super::shapes::capsule()
+    }
+
+    /// `POSES` capsule poses over `|x|, |z| < 400`, random orientations,
+    /// each lowered until geom's deepest contact is a random depth in
+    /// `[0, 0.2]` (three corrections along y, with a 3-unit margin so a
+    /// capsule still apart reports its gap).
+    pub fn poses(field: &HeightField<f32>) -> Vec<Isometry3<f32>> {
+        let mut rng = Rng::new(5);
+        let (capsule, _) = capsule();
+        let mut out = ContactManifolds::new();
+        (0..POSES)
+            .map(|_| {
+                let (x, z) = (rng.uniform(-400.0, 400.0), rng.uniform(-400.0, 400.0));
+                let axis = geom::core::nalgebra::Unit::new_normalize(rng.unit());
+                let rotation = UnitQuaternion::from_axis_angle(&axis, rng.uniform(0.0, std::f32::consts::PI));
+                let target = rng.uniform(0.0, 0.2);
+                let mut y = field.surface_y_at(x, z).expect("inside the terrain") + 2.0;
+                for _ in 0..4 {
+                    let pose = Isometry3::from_parts(Translation3::new(x, y, z), rotation);
+                    out.clear();
+                    contact_heightfield_capsule(
+                        field,
+                        &Isometry3::identity(),
+                        &capsule,
+                        &pose,
+                        3.0,
+                        &mut out,
+                    );
+                    let deepest = out
+                        .points()
+                        .map(|(_, p)| p.depth)
+                        .fold(f32::NEG_INFINITY, f32::max);
+                    y += if deepest.is_finite() {
+                        deepest - target
+                    } else {
+                        -1.0
+                    };
+                }
+                Isometry3::from_parts(Translation3::new(x, y, z), rotation)
+            })
+            .collect()
+    }
+
+    /// A geom pose in parry3d's terms.
+    fn parry_pose_of(pose: &Isometry3<f32>) -> Pose {
+        let (t, q) = (pose.translation.vector, pose.rotation);
+        Pose::from_parts(Vector::new(t.x, t.y, t.z), Rot3::from_xyzw(q.i, q.j, q.k, q.w))
+    }
+
+    /// Panics unless geom and parry3d see the same surface: the first
+    /// `count` rays hit both or neither, at times within 10⁻³ (relative).
+    fn check_same_surface(
+        geom_field: &HeightField<f32>,
+        parry_field: &parry3d::shape::HeightField,
+        rays: &Rays,
+    ) {
+        let pose = Isometry3::identity();
+        for (k, (ray, parry_ray)) in rays.geom.iter().zip(&rays.parry).take(2000).enumerate() {
+            let ours = geom_field.ray_cast(&pose, ray, f32::MAX, true).map(|h| h.t);
+            let theirs = parry_field
+                .cast_ray_and_get_normal(&Pose::IDENTITY, parry_ray, f32::MAX, true)
+                .map(|h| h.time_of_impact);
+            let same = match (ours, theirs) {
+                (Some(a), Some(b)) => (a - b).abs() <= 1e-3 * (1.0 + a.abs()),
+                (None, None) => true,
+                _ => false,
+            };
+            assert!(same, "terrain ray {k}: geom {ours:?}, parry3d {theirs:?}");
+        }
+    }
+
+    /// `terrain/rays_1e6/trait` (10⁶ rays, the `Shape` trait against
+    /// parry's `cast_ray_and_get_normal`) and `terrain/capsule_contact/cold`
+    /// (one contact query per pose, geom's `contact_heightfield_capsule`
+    /// with a reused output buffer against parry's `contact_manifolds` with
+    /// a fresh workspace and an emptied manifold list: the first contact of
+    /// a pair), both with margin (parry: prediction) 0.
+    pub fn measures(measures: &mut Vec<Measure>) {
+        let (geom_field, parry_field) = fields();
+        let rays = Arc::new(rays(LARGE_RAYS, 3));
+        check_same_surface(&geom_field, &parry_field, &rays);
+        let geom_field = Arc::new(geom_field);
+        let parry_field = Arc::new(parry_field);
+        let (geom_rays, parry_rays) = (rays.clone(), rays.clone());
+        let (gf, pf) = (geom_field.clone(), parry_field.clone());
+        measures.push(Measure {
+            name: "terrain/rays_1e6/trait".to_string(),
+            baseline: None,
+            items: rays.geom.len(),
+            geom: Box::new(move || {
+                let pose = Isometry3::identity();
+                let mut sum = 0.0;
+                for ray in &geom_rays.geom {
+                    sum += sum_t(black_box(&*gf).ray_cast(&pose, ray, f32::MAX, true).map(|h| h.t));
+                }
+                black_box(sum)
+            }),
+            parry: Some(Box::new(move || {
+                let mut sum = 0.0;
+                for ray in &parry_rays.parry {
+                    let hit = black_box(&*pf).cast_ray_and_get_normal(&Pose::IDENTITY, ray, f32::MAX, true);
+                    sum += sum_t(hit.map(|h| h.time_of_impact));
+                }
+                black_box(sum)
+            })),
+        });
+        let poses = Arc::new(poses(&geom_field));
+        let parry_poses: Vec<Pose> = poses.iter().map(parry_pose_of).collect();
+        let (capsule, parry_capsule) = capsule();
+        let mut out = ContactManifolds::new();
+        let geom_poses = poses.clone();
+        let gf = geom_field.clone();
+        let pf = parry_field.clone();
+        let mut manifolds: Vec<ContactManifold<(), ()>> = Vec::new();
+        measures.push(Measure {
+            name: "terrain/capsule_contact/cold".to_string(),
+            baseline: None,
+            items: poses.len(),
+            geom: Box::new(move || {
+                let mut sum = 0.0;
+                for pose in geom_poses.iter() {
+                    out.clear();
+                    contact_heightfield_capsule(&gf, &Isometry3::identity(), &capsule, pose, 0.0, &mut out);
+                    sum += out.points().map(|(_, p)| p.depth).sum::<f32>();
+                }
+                black_box(sum)
+            }),
+            parry: Some(Box::new(move || {
+                let mut sum = 0.0;
+                for pose in &parry_poses {
+                    manifolds.clear();
+                    let mut workspace = None;
+                    let _ = DefaultQueryDispatcher.contact_manifolds(
+                        pose,
+                        &*pf,
+                        &parry_capsule,
+                        0.0,
+                        &mut manifolds,
+                        &mut workspace,
+                    );
+                    sum += manifolds
+                        .iter()
+                        .flat_map(|m| m.points.iter())
+                        .map(|p| -p.dist)
+                        .sum::<f32>();
+                }
+                black_box(sum)
+            })),
+        });
+    }
 }

@@ -5,7 +5,9 @@ mod segment_segment;
 mod segment_triangle;
 
 pub use segment_segment::{SegmentSegmentClosest, closest_points_segment_segment};
-pub use segment_triangle::{SegmentTriangleClosest, closest_points_segment_triangle};
+pub use segment_triangle::{
+    SegmentTriangleClosest, closest_points_segment_triangle, closest_points_segment_triangle_with_weights,
+};
 
 use nalgebra::{Point3, SimdValue, Vector3};
 

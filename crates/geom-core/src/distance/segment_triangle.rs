@@ -41,6 +41,21 @@ pub fn closest_points_segment_triangle<N: Real>(
     b: &Point3<N>,
     c: &Point3<N>,
 ) -> SegmentTriangleClosest<N> {
+    closest_points_segment_triangle_with_weights(p0, p1, a, b, c).0
+}
+
+/// [`closest_points_segment_triangle`], with the barycentric weights that
+/// [`closest_point_on_triangle`] gives for the segment point when the
+/// answer came from that routine (a segment end, or where the segment
+/// crosses the plane), so a caller need not project the point again;
+/// `None` when the answer came from an edge.
+pub fn closest_points_segment_triangle_with_weights<N: Real>(
+    p0: &Point3<N>,
+    p1: &Point3<N>,
+    a: &Point3<N>,
+    b: &Point3<N>,
+    c: &Point3<N>,
+) -> (SegmentTriangleClosest<N>, Option<Vector3<N>>) {
     let zero = N::zero();
     let candidate = |s: N, on_segment: Point3<N>, on_triangle: Point3<N>| SegmentTriangleClosest {
         s,
@@ -48,30 +63,46 @@ pub fn closest_points_segment_triangle<N: Real>(
         point_on_triangle: on_triangle,
         distance_squared: (on_segment - on_triangle).norm_squared(),
     };
-    let mut best = candidate(zero, *p0, closest_point_on_triangle(p0, a, b, c).0);
-    let mut consider = |next: SegmentTriangleClosest<N>| {
-        if next.distance_squared < best.distance_squared {
-            best = next;
-        }
-    };
-    consider(candidate(N::one(), *p1, closest_point_on_triangle(p1, a, b, c).0));
-    for (edge_start, edge_end) in [(a, b), (b, c), (c, a)] {
-        let edge = closest_points_segment_segment(p0, p1, edge_start, edge_end);
-        consider(candidate(edge.s, edge.point_on_p, edge.point_on_q));
-    }
+    let in_face = |weights: &Vector3<N>| weights.x != zero && weights.y != zero && weights.z != zero;
     // Where the segment crosses the triangle's plane, if it does.
     let normal: Vector3<N> = (b - a).cross(&(c - a));
     let height_0 = normal.dot(&(p0 - a));
     let height_1 = normal.dot(&(p1 - a));
     let crosses = (height_0 <= zero && height_1 >= zero) || (height_0 >= zero && height_1 <= zero);
-    if crosses && height_0 != height_1 {
+    let crossing = (crosses && height_0 != height_1).then(|| {
         let s = height_0 / (height_0 - height_1);
         let on_segment = p0 + (p1 - p0) * s;
-        consider(candidate(
-            s,
-            on_segment,
-            closest_point_on_triangle(&on_segment, a, b, c).0,
-        ));
+        let (on_triangle, weights) = closest_point_on_triangle(&on_segment, a, b, c);
+        (candidate(s, on_segment, on_triangle), weights)
+    });
+    // Through the face's interior: the crossing point (distance zero up to
+    // rounding) is the answer; the edges cannot be closer.
+    if let Some((through, weights)) = crossing
+        && in_face(&weights)
+    {
+        return (through, Some(weights));
+    }
+    let (on_triangle_0, weights_0) = closest_point_on_triangle(p0, a, b, c);
+    let (on_triangle_1, weights_1) = closest_point_on_triangle(p1, a, b, c);
+    let mut best = (candidate(zero, *p0, on_triangle_0), Some(weights_0));
+    let mut consider = |next: SegmentTriangleClosest<N>, weights: Option<Vector3<N>>| {
+        if next.distance_squared < best.0.distance_squared {
+            best = (next, weights);
+        }
+    };
+    consider(candidate(N::one(), *p1, on_triangle_1), Some(weights_1));
+    // Both ends over the face's interior on one side of the plane: the
+    // whole segment is over the face, its distance to the triangle is its
+    // height, linear along it, least at an end; no edge point is closer.
+    if crossing.is_none() && in_face(&weights_0) && in_face(&weights_1) {
+        return best;
+    }
+    for (edge_start, edge_end) in [(a, b), (b, c), (c, a)] {
+        let edge = closest_points_segment_segment(p0, p1, edge_start, edge_end);
+        consider(candidate(edge.s, edge.point_on_p, edge.point_on_q), None);
+    }
+    if let Some((through, weights)) = crossing {
+        consider(through, Some(weights));
     }
     best
 }
