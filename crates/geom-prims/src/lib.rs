@@ -32,6 +32,13 @@ pub use triangle::Triangle;
 #[cfg(test)]
 pub(crate) mod test_support;
 
+/// `|dir|` for a support query, or `None` when the direction is zero or not
+/// finite (no farthest point is defined then).
+pub(crate) fn support_direction_length<N: geom_core::Real>(dir: &nalgebra::Vector3<N>) -> Option<N> {
+    let length = dir.norm();
+    (length > N::zero() && length.is_finite()).then_some(length)
+}
+
 /// Checks that a constructor parameter is finite and not negative.
 pub(crate) fn check_non_negative<N: geom_core::Real>(
     shape: &'static str,

@@ -87,8 +87,8 @@ impl<N: Real> Shape<N> for Sphere<N> {
     }
 
     fn support_local(&self, dir: &Vector3<N>) -> Option<Point3<N>> {
-        let length = dir.norm();
-        (length > N::zero() && length.is_finite()).then(|| Point3::from(dir * (self.radius / length)))
+        let length = crate::support_direction_length(dir)?;
+        Some(Point3::from(dir * (self.radius / length)))
     }
 }
 

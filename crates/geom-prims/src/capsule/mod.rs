@@ -100,10 +100,7 @@ impl<N: Real> Shape<N> for Capsule<N> {
     }
 
     fn support_local(&self, dir: &Vector3<N>) -> Option<Point3<N>> {
-        let length = dir.norm();
-        if !(length > N::zero() && length.is_finite()) {
-            return None;
-        }
+        let length = crate::support_direction_length(dir)?;
         let end = if (self.b - self.a).dot(dir) > N::zero() {
             self.b
         } else {

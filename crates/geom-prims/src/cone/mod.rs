@@ -160,10 +160,7 @@ impl<N: Real> Shape<N> for Cone<N> {
     }
 
     fn support_local(&self, dir: &Vector3<N>) -> Option<Point3<N>> {
-        let length = dir.norm();
-        if !(length > N::zero() && length.is_finite()) {
-            return None;
-        }
+        crate::support_direction_length(dir)?;
         // The farthest point is the apex or the rim point in the direction of
         // `dir`'s component across the axis (any base point when there is none).
         let u = self.axis_unit();

@@ -132,10 +132,7 @@ impl<N: Real> Shape<N> for Cylinder<N> {
     /// perpendicular to the axis (the cap centre itself when `dir` is along
     /// the axis: every point of that cap is farthest).
     fn support_local(&self, dir: &Vector3<N>) -> Option<Point3<N>> {
-        let length = dir.norm();
-        if !(length > N::zero() && length.is_finite()) {
-            return None;
-        }
+        crate::support_direction_length(dir)?;
         let axis = self.p1 - self.p0;
         let end = if axis.dot(dir) > N::zero() {
             self.p1

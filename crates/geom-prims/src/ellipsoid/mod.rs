@@ -120,10 +120,7 @@ impl<N: Real> Shape<N> for Ellipsoid<N> {
     }
 
     fn support_local(&self, dir: &Vector3<N>) -> Option<Point3<N>> {
-        let length = dir.norm();
-        if !(length > N::zero() && length.is_finite()) {
-            return None;
-        }
+        crate::support_direction_length(dir)?;
         // The support of R·(unit ball) along v is R²v / |Rv|, R = diag(radii).
         let stretched = self.radii.component_mul(dir);
         let stretched_length = stretched.norm();
