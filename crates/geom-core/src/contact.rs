@@ -77,6 +77,7 @@ pub struct ContactManifolds<N: Real> {
     pool: Vec<ContactManifold<N>>,
     len: usize,
     candidates: Vec<ContactCandidate<N>>,
+    approximate: bool,
 }
 
 impl<N: Real> ContactManifolds<N> {
@@ -86,6 +87,7 @@ impl<N: Real> ContactManifolds<N> {
             pool: Vec::new(),
             len: 0,
             candidates: Vec::new(),
+            approximate: false,
         }
     }
 
@@ -93,6 +95,20 @@ impl<N: Real> ContactManifolds<N> {
     pub fn clear(&mut self) {
         self.len = 0;
         self.candidates.clear();
+        self.approximate = false;
+    }
+
+    /// Records that a routine stopped at its iteration cap before
+    /// converging (GJK/EPA on a badly conditioned pair): the manifolds hold
+    /// its best answer, not a converged one.
+    pub fn mark_approximate(&mut self) {
+        self.approximate = true;
+    }
+
+    /// Whether some routine since the last [`ContactManifolds::clear`]
+    /// returned an unconverged best answer.
+    pub fn is_approximate(&self) -> bool {
+        self.approximate
     }
 
     /// The manifolds currently held.

@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use crate::shape::ShapeKind;
+
 /// Why a constructor or a query refused its input.
 #[derive(Clone, Debug, PartialEq)]
 pub enum GeomError {
@@ -16,6 +18,20 @@ pub enum GeomError {
         value: String,
         /// The rule the value broke, e.g. `"must be finite and >= 0"`.
         rule: &'static str,
+    },
+    /// A pair query has no routine for these two kinds of shape (neither a
+    /// registered one nor the convex fallback).
+    Unsupported {
+        /// The kind of the first shape.
+        a: ShapeKind,
+        /// The kind of the second shape.
+        b: ShapeKind,
+    },
+    /// A query input (a pose, a margin, a point) was NaN or infinite where
+    /// a finite value is required; the message names it.
+    NonFinite {
+        /// The input, e.g. `"pose_a"`.
+        input: &'static str,
     },
 }
 
@@ -45,6 +61,10 @@ impl fmt::Display for GeomError {
                 value,
                 rule,
             } => write!(f, "{shape}: {parameter} = {value} is invalid ({rule})"),
+            GeomError::Unsupported { a, b } => {
+                write!(f, "no routine for the pair {a:?}-{b:?} (and not both convex)")
+            }
+            GeomError::NonFinite { input } => write!(f, "{input} is not finite"),
         }
     }
 }

@@ -18,6 +18,7 @@
 
 pub mod aabb;
 pub mod contact;
+pub mod dispatch;
 pub mod distance;
 #[cfg(feature = "reference")]
 pub mod double_double;
@@ -32,6 +33,7 @@ pub mod shape;
 
 pub use aabb::Aabb;
 pub use contact::{ContactCandidate, ContactManifold, ContactManifolds, ContactPoint};
+pub use dispatch::{ClosestPoints, DispatchTable};
 #[cfg(feature = "reference")]
 pub use double_double::DoubleDouble;
 pub use error::GeomError;

@@ -1,5 +1,6 @@
 //! The [`Shape`] trait every geometry implements.
 
+use std::any::Any;
 use std::fmt::Debug;
 
 use nalgebra::{Isometry3, Point3, Vector3};
@@ -35,8 +36,44 @@ pub enum ShapeKind {
     Segment,
     /// A heightfield terrain.
     HeightField,
-    /// A shape defined outside geom, numbered at registration.
+    /// A shape defined outside geom, numbered by [`ShapeKind::new_custom`].
     Custom(u16),
+}
+
+/// How many built-in kinds precede the custom ones in [`ShapeKind::index`].
+pub(crate) const BUILTIN_KINDS: usize = 10;
+
+impl ShapeKind {
+    /// A fresh kind for a shape defined outside geom. Numbers are unique in
+    /// the process (a global counter), so every dispatch table agrees on
+    /// them; a downstream crate creates its kind once (for example in a
+    /// `OnceLock`) and returns it from [`Shape::kind`].
+    ///
+    /// Returns `None` once 65536 custom kinds exist.
+    pub fn new_custom() -> Option<ShapeKind> {
+        use std::sync::atomic::{AtomicU32, Ordering};
+        static NEXT: AtomicU32 = AtomicU32::new(0);
+        let id = NEXT.fetch_add(1, Ordering::Relaxed);
+        u16::try_from(id).ok().map(ShapeKind::Custom)
+    }
+
+    /// A dense index: the built-in kinds are `0..10` in declaration order,
+    /// `Custom(id)` is `10 + id`.
+    pub fn index(self) -> usize {
+        match self {
+            ShapeKind::Sphere => 0,
+            ShapeKind::Capsule => 1,
+            ShapeKind::Cylinder => 2,
+            ShapeKind::Cone => 3,
+            ShapeKind::Ellipsoid => 4,
+            ShapeKind::Cuboid => 5,
+            ShapeKind::HalfSpace => 6,
+            ShapeKind::Triangle => 7,
+            ShapeKind::Segment => 8,
+            ShapeKind::HeightField => 9,
+            ShapeKind::Custom(id) => BUILTIN_KINDS + usize::from(id),
+        }
+    }
 }
 
 /// A geometry that answers ray casts and closest-point queries.
@@ -48,7 +85,12 @@ pub enum ShapeKind {
 /// their precision.
 ///
 /// Queries never panic: NaN or infinite inputs give `None`.
-pub trait Shape<N: Real>: Debug + Send + Sync {
+///
+/// `Shape` extends [`Any`], so pair routines can recover the concrete type
+/// of a `&dyn Shape<N>` (`(shape as &dyn Any).downcast_ref::<Sphere<N>>()`),
+/// which is how the [dispatch table](crate::dispatch::DispatchTable) calls
+/// typed routines.
+pub trait Shape<N: Real>: Any + Debug + Send + Sync {
     /// The kind of shape, for pair dispatch.
     fn kind(&self) -> ShapeKind;
 

@@ -1,0 +1,499 @@
+//! The double-dispatch table: one entry point for any pair of shapes.
+//!
+//! A [`DispatchTable`] stores, per ordered pair of [`ShapeKind`]s, the
+//! routine that answers a pair query, in a dense square table indexed by
+//! [`ShapeKind::index`]. Registering a routine for `(A, B)` also serves
+//! `(B, A)`: the table calls the same routine with the shapes exchanged and
+//! flips the answer (normals negated, points and features swapped), so a
+//! pair is written once and the two orders agree bit for bit.
+//!
+//! Lookup order for a query on `(a, b)`:
+//!
+//! 1. the routine registered for the pair (either order);
+//! 2. when both shapes are convex, the convex fallback (GJK/EPA through the
+//!    support functions, installed by `geom-prims`);
+//! 3. for `closest_points`/`distance`/`intersects` only: the pair's contact
+//!    routine run with the query's distance as margin;
+//! 4. otherwise [`GeomError::Unsupported`].
+//!
+//! Shapes defined outside geom take a fresh kind from
+//! [`ShapeKind::new_custom`] and register their own pairs at run time; a
+//! convex custom shape (`is_convex()` with a `support_local`) needs nothing
+//! registered to collide with the built-in convex shapes.
+//!
+//! Inputs are checked before any routine runs: a NaN or infinite pose is
+//! [`GeomError::NonFinite`], a negative or NaN margin is
+//! [`GeomError::InvalidParameter`]. Routines themselves never fail on valid
+//! input.
+
+use std::any::Any;
+use std::fmt;
+use std::sync::Arc;
+
+use nalgebra::{Isometry3, Point3};
+
+use crate::contact::ContactManifolds;
+use crate::error::GeomError;
+use crate::scalar::{Real, lit};
+use crate::shape::{BUILTIN_KINDS, Shape, ShapeKind};
+
+/// The answer of a closest-points query with a distance limit.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ClosestPoints<N: Real> {
+    /// The shapes overlap or touch.
+    Intersecting,
+    /// The shapes are apart by at most the query's `max_distance`; the
+    /// closest points of each, in world space.
+    WithinMargin {
+        /// The point of `a` closest to `b`.
+        point_a: Point3<N>,
+        /// The point of `b` closest to `a`.
+        point_b: Point3<N>,
+    },
+    /// The shapes are farther apart than `max_distance`.
+    Disjoint,
+}
+
+impl<N: Real> ClosestPoints<N> {
+    /// The same answer with the roles of `a` and `b` exchanged.
+    pub fn swapped(self) -> Self {
+        match self {
+            ClosestPoints::WithinMargin { point_a, point_b } => ClosestPoints::WithinMargin {
+                point_a: point_b,
+                point_b: point_a,
+            },
+            other => other,
+        }
+    }
+}
+
+/// A contact routine on untyped shapes: fills `out` (already cleared) with
+/// the manifolds of `a` at `pose_a` against `b` at `pose_b` within
+/// `margin`.
+pub type ContactRoutine<N> = Arc<
+    dyn Fn(
+            &dyn Shape<N>,
+            &Isometry3<N>,
+            &dyn Shape<N>,
+            &Isometry3<N>,
+            N,
+            &mut ContactManifolds<N>,
+        ) -> Result<(), GeomError>
+        + Send
+        + Sync,
+>;
+
+/// A closest-points routine on untyped shapes, with a distance limit.
+pub type ClosestPointsRoutine<N> = Arc<
+    dyn Fn(
+            &dyn Shape<N>,
+            &Isometry3<N>,
+            &dyn Shape<N>,
+            &Isometry3<N>,
+            N,
+        ) -> Result<ClosestPoints<N>, GeomError>
+        + Send
+        + Sync,
+>;
+
+/// A routine stored for one ordered pair, and whether the table must
+/// exchange the shapes to call it (it was registered for the other order).
+#[derive(Clone)]
+struct Entry<R> {
+    routine: R,
+    swap: bool,
+}
+
+/// A dense square table of optional entries indexed by kind indices.
+#[derive(Clone)]
+struct PairTable<R> {
+    side: usize,
+    entries: Vec<Option<Entry<R>>>,
+}
+
+impl<R: Clone> PairTable<R> {
+    fn new() -> Self {
+        PairTable {
+            side: BUILTIN_KINDS,
+            entries: vec![None; BUILTIN_KINDS * BUILTIN_KINDS],
+        }
+    }
+
+    fn get(&self, a: ShapeKind, b: ShapeKind) -> Option<&Entry<R>> {
+        let (i, j) = (a.index(), b.index());
+        if i >= self.side || j >= self.side {
+            return None;
+        }
+        self.entries[i * self.side + j].as_ref()
+    }
+
+    /// Makes room for kind indices up to `index`, keeping every entry.
+    fn grow_to(&mut self, index: usize) {
+        if index < self.side {
+            return;
+        }
+        let side = index + 1;
+        let mut entries = vec![None; side * side];
+        for i in 0..self.side {
+            for j in 0..self.side {
+                entries[i * side + j] = self.entries[i * self.side + j].take();
+            }
+        }
+        self.side = side;
+        self.entries = entries;
+    }
+
+    /// Stores `routine` for `(a, b)` and, swapped, for `(b, a)`.
+    fn insert(&mut self, a: ShapeKind, b: ShapeKind, routine: R) {
+        let (i, j) = (a.index(), b.index());
+        self.grow_to(i.max(j));
+        let side = self.side;
+        self.entries[j * side + i] = Some(Entry {
+            routine: routine.clone(),
+            swap: true,
+        });
+        // Written second, so that `a == b` keeps the unswapped entry.
+        self.entries[i * side + j] = Some(Entry { routine, swap: false });
+    }
+
+    fn pairs(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        (0..self.entries.len())
+            .filter(|&k| matches!(&self.entries[k], Some(entry) if !entry.swap))
+            .map(|k| (k / self.side, k % self.side))
+    }
+}
+
+/// Routines per pair of shape kinds, with a convex fallback; see the
+/// [module documentation](self) for the lookup order.
+///
+/// `geom::default_dispatcher()` returns a table with every built-in pair;
+/// [`DispatchTable::new`] starts empty for a caller who wants to choose.
+///
+/// ```
+/// use geom_core::dispatch::DispatchTable;
+/// use geom_core::{ContactManifolds, GeomError, ShapeKind};
+///
+/// let table = DispatchTable::<f64>::new();
+/// # #[derive(Debug)] struct Dot;
+/// # impl geom_core::Shape<f64> for Dot {
+/// #     fn kind(&self) -> ShapeKind { ShapeKind::Segment }
+/// #     fn is_convex(&self) -> bool { false }
+/// #     fn local_aabb(&self) -> geom_core::Aabb<f64> { geom_core::Aabb::new(Default::default(), Default::default()) }
+/// #     fn ray_cast_local(&self, _: &geom_core::Ray<f64>, _: f64, _: bool) -> Option<geom_core::RayHit<f64>> { None }
+/// #     fn closest_point_local(&self, p: &nalgebra::Point3<f64>, _: bool) -> Option<geom_core::PointProjection<f64>> { None }
+/// #     fn support_local(&self, _: &nalgebra::Vector3<f64>) -> Option<nalgebra::Point3<f64>> { None }
+/// # }
+/// let pose = nalgebra::Isometry3::identity();
+/// let mut out = ContactManifolds::new();
+/// // Nothing registered and not convex: the pair is unsupported.
+/// let answer = table.contact(&Dot, &pose, &Dot, &pose, 0.0, &mut out);
+/// assert_eq!(answer, Err(GeomError::Unsupported { a: ShapeKind::Segment, b: ShapeKind::Segment }));
+/// ```
+#[derive(Clone)]
+pub struct DispatchTable<N: Real> {
+    contact: PairTable<ContactRoutine<N>>,
+    closest: PairTable<ClosestPointsRoutine<N>>,
+    convex_contact: Option<ContactRoutine<N>>,
+    convex_closest: Option<ClosestPointsRoutine<N>>,
+}
+
+impl<N: Real> Default for DispatchTable<N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<N: Real> fmt::Debug for DispatchTable<N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DispatchTable")
+            .field("contact_pairs", &self.contact.pairs().collect::<Vec<_>>())
+            .field("closest_points_pairs", &self.closest.pairs().collect::<Vec<_>>())
+            .field("convex_fallback", &self.convex_contact.is_some())
+            .finish()
+    }
+}
+
+/// The concrete shape behind `shape`, or `Unsupported` when a shape reports
+/// a kind that is not its own type's.
+fn downcast<N: Real, S: Shape<N>>(shape: &dyn Shape<N>, a: ShapeKind, b: ShapeKind) -> Result<&S, GeomError> {
+    let any: &dyn Any = shape;
+    any.downcast_ref::<S>().ok_or(GeomError::Unsupported { a, b })
+}
+
+fn check_pose<N: Real>(pose: &Isometry3<N>, input: &'static str) -> Result<(), GeomError> {
+    let finite = pose.translation.vector.iter().all(|v| v.is_finite())
+        && pose.rotation.coords.iter().all(|v| v.is_finite());
+    if finite {
+        Ok(())
+    } else {
+        Err(GeomError::NonFinite { input })
+    }
+}
+
+fn check_margin<N: Real>(value: N, parameter: &'static str) -> Result<(), GeomError> {
+    // `!(value >= 0)` also rejects NaN; +inf is allowed (no limit).
+    if value >= N::zero() {
+        Ok(())
+    } else {
+        Err(GeomError::invalid(
+            "pair query",
+            parameter,
+            value,
+            "must be >= 0 (inf allowed)",
+        ))
+    }
+}
+
+impl<N: Real> DispatchTable<N> {
+    /// An empty table: no pair routines and no convex fallback.
+    pub fn new() -> Self {
+        DispatchTable {
+            contact: PairTable::new(),
+            closest: PairTable::new(),
+            convex_contact: None,
+            convex_closest: None,
+        }
+    }
+
+    /// Registers a typed contact routine for shapes of kinds `kind_a` (type
+    /// `A`) and `kind_b` (type `B`); it also serves `(kind_b, kind_a)`.
+    /// Replaces any routine registered for the pair before.
+    ///
+    /// The routine appends manifolds to `out` (which the table has cleared)
+    /// with normals from `a` to `b`, keeping points whose depth is at least
+    /// `-margin`.
+    pub fn register_contact<A, B, F>(&mut self, kind_a: ShapeKind, kind_b: ShapeKind, routine: F)
+    where
+        A: Shape<N>,
+        B: Shape<N>,
+        F: Fn(&A, &Isometry3<N>, &B, &Isometry3<N>, N, &mut ContactManifolds<N>) + Send + Sync + 'static,
+    {
+        self.register_contact_dyn(kind_a, kind_b, move |a, pose_a, b, pose_b, margin, out| {
+            let (ka, kb) = (a.kind(), b.kind());
+            routine(
+                downcast(a, ka, kb)?,
+                pose_a,
+                downcast(b, ka, kb)?,
+                pose_b,
+                margin,
+                out,
+            );
+            Ok(())
+        });
+    }
+
+    /// [`DispatchTable::register_contact`] for a routine that takes the
+    /// shapes untyped (for routines that serve several kinds, such as
+    /// "any convex shape against a heightfield").
+    pub fn register_contact_dyn<F>(&mut self, kind_a: ShapeKind, kind_b: ShapeKind, routine: F)
+    where
+        F: Fn(
+                &dyn Shape<N>,
+                &Isometry3<N>,
+                &dyn Shape<N>,
+                &Isometry3<N>,
+                N,
+                &mut ContactManifolds<N>,
+            ) -> Result<(), GeomError>
+            + Send
+            + Sync
+            + 'static,
+    {
+        self.contact.insert(kind_a, kind_b, Arc::new(routine));
+    }
+
+    /// Registers a typed closest-points routine (see
+    /// [`DispatchTable::closest_points`] for the contract); it also serves
+    /// `(kind_b, kind_a)`.
+    pub fn register_closest_points<A, B, F>(&mut self, kind_a: ShapeKind, kind_b: ShapeKind, routine: F)
+    where
+        A: Shape<N>,
+        B: Shape<N>,
+        F: Fn(&A, &Isometry3<N>, &B, &Isometry3<N>, N) -> ClosestPoints<N> + Send + Sync + 'static,
+    {
+        self.register_closest_points_dyn(kind_a, kind_b, move |a, pose_a, b, pose_b, max_distance| {
+            let (ka, kb) = (a.kind(), b.kind());
+            Ok(routine(
+                downcast(a, ka, kb)?,
+                pose_a,
+                downcast(b, ka, kb)?,
+                pose_b,
+                max_distance,
+            ))
+        });
+    }
+
+    /// [`DispatchTable::register_closest_points`] for an untyped routine.
+    pub fn register_closest_points_dyn<F>(&mut self, kind_a: ShapeKind, kind_b: ShapeKind, routine: F)
+    where
+        F: Fn(
+                &dyn Shape<N>,
+                &Isometry3<N>,
+                &dyn Shape<N>,
+                &Isometry3<N>,
+                N,
+            ) -> Result<ClosestPoints<N>, GeomError>
+            + Send
+            + Sync
+            + 'static,
+    {
+        self.closest.insert(kind_a, kind_b, Arc::new(routine));
+    }
+
+    /// Installs the routines used for a pair of convex shapes that has no
+    /// registered routine (GJK/EPA in `geom-prims`). They may still answer
+    /// `Unsupported`, for a convex shape without a support function.
+    pub fn set_convex_fallback<C, D>(&mut self, contact: C, closest_points: D)
+    where
+        C: Fn(
+                &dyn Shape<N>,
+                &Isometry3<N>,
+                &dyn Shape<N>,
+                &Isometry3<N>,
+                N,
+                &mut ContactManifolds<N>,
+            ) -> Result<(), GeomError>
+            + Send
+            + Sync
+            + 'static,
+        D: Fn(
+                &dyn Shape<N>,
+                &Isometry3<N>,
+                &dyn Shape<N>,
+                &Isometry3<N>,
+                N,
+            ) -> Result<ClosestPoints<N>, GeomError>
+            + Send
+            + Sync
+            + 'static,
+    {
+        self.convex_contact = Some(Arc::new(contact));
+        self.convex_closest = Some(Arc::new(closest_points));
+    }
+
+    /// Whether a routine (registered or the convex fallback) would answer a
+    /// contact query on these two shapes.
+    pub fn supports_contact(&self, a: &dyn Shape<N>, b: &dyn Shape<N>) -> bool {
+        self.contact.get(a.kind(), b.kind()).is_some()
+            || (self.convex_contact.is_some() && a.is_convex() && b.is_convex())
+    }
+
+    /// Contact manifolds between `a` at `pose_a` and `b` at `pose_b`:
+    /// clears `out`, then fills it with manifolds whose normals point from
+    /// `a` to `b` and whose points have depth `>= -margin` (positive depth
+    /// is overlap). Once `out` is warm, built-in routines allocate nothing.
+    ///
+    /// Errors: [`GeomError::NonFinite`] for a NaN or infinite pose,
+    /// [`GeomError::InvalidParameter`] for a negative or NaN margin,
+    /// [`GeomError::Unsupported`] when no routine applies.
+    pub fn contact(
+        &self,
+        a: &dyn Shape<N>,
+        pose_a: &Isometry3<N>,
+        b: &dyn Shape<N>,
+        pose_b: &Isometry3<N>,
+        margin: N,
+        out: &mut ContactManifolds<N>,
+    ) -> Result<(), GeomError> {
+        out.clear();
+        check_pose(pose_a, "pose_a")?;
+        check_pose(pose_b, "pose_b")?;
+        check_margin(margin, "margin")?;
+        if let Some(entry) = self.contact.get(a.kind(), b.kind()) {
+            return if entry.swap {
+                let answer = (entry.routine)(b, pose_b, a, pose_a, margin, out);
+                out.swap_roles_from(0);
+                answer
+            } else {
+                (entry.routine)(a, pose_a, b, pose_b, margin, out)
+            };
+        }
+        match &self.convex_contact {
+            Some(fallback) if a.is_convex() && b.is_convex() => fallback(a, pose_a, b, pose_b, margin, out),
+            _ => Err(GeomError::Unsupported {
+                a: a.kind(),
+                b: b.kind(),
+            }),
+        }
+    }
+
+    /// The closest points of `a` and `b` when they are apart by at most
+    /// `max_distance` (`+inf` for no limit); `Intersecting` when they
+    /// overlap or touch.
+    ///
+    /// Shapes with only a contact routine are answered through it, with
+    /// `max_distance` as margin and a scratch buffer allocated per call.
+    /// Errors as for [`DispatchTable::contact`].
+    pub fn closest_points(
+        &self,
+        a: &dyn Shape<N>,
+        pose_a: &Isometry3<N>,
+        b: &dyn Shape<N>,
+        pose_b: &Isometry3<N>,
+        max_distance: N,
+    ) -> Result<ClosestPoints<N>, GeomError> {
+        check_pose(pose_a, "pose_a")?;
+        check_pose(pose_b, "pose_b")?;
+        check_margin(max_distance, "max_distance")?;
+        if let Some(entry) = self.closest.get(a.kind(), b.kind()) {
+            return if entry.swap {
+                (entry.routine)(b, pose_b, a, pose_a, max_distance).map(ClosestPoints::swapped)
+            } else {
+                (entry.routine)(a, pose_a, b, pose_b, max_distance)
+            };
+        }
+        if let Some(fallback) = &self.convex_closest {
+            if a.is_convex() && b.is_convex() && self.contact.get(a.kind(), b.kind()).is_none() {
+                return fallback(a, pose_a, b, pose_b, max_distance);
+            }
+        }
+        let mut scratch = ContactManifolds::new();
+        self.contact(a, pose_a, b, pose_b, max_distance, &mut scratch)?;
+        let deepest = scratch
+            .points()
+            .map(|(_, point)| point)
+            .reduce(|best, p| if p.depth > best.depth { p } else { best });
+        Ok(match deepest {
+            Some(point) if point.depth >= N::zero() => ClosestPoints::Intersecting,
+            Some(point) => ClosestPoints::WithinMargin {
+                point_a: point.point_a,
+                point_b: point.point_b,
+            },
+            None => ClosestPoints::Disjoint,
+        })
+    }
+
+    /// The distance between `a` and `b`: `0` when they overlap or touch.
+    /// Errors as for [`DispatchTable::contact`].
+    pub fn distance(
+        &self,
+        a: &dyn Shape<N>,
+        pose_a: &Isometry3<N>,
+        b: &dyn Shape<N>,
+        pose_b: &Isometry3<N>,
+    ) -> Result<N, GeomError> {
+        Ok(
+            match self.closest_points(a, pose_a, b, pose_b, lit(f64::INFINITY))? {
+                ClosestPoints::Intersecting => N::zero(),
+                ClosestPoints::WithinMargin { point_a, point_b } => (point_b - point_a).norm(),
+                ClosestPoints::Disjoint => lit(f64::INFINITY),
+            },
+        )
+    }
+
+    /// Whether `a` and `b` overlap or touch. Errors as for
+    /// [`DispatchTable::contact`].
+    pub fn intersects(
+        &self,
+        a: &dyn Shape<N>,
+        pose_a: &Isometry3<N>,
+        b: &dyn Shape<N>,
+        pose_b: &Isometry3<N>,
+    ) -> Result<bool, GeomError> {
+        Ok(match self.closest_points(a, pose_a, b, pose_b, N::zero())? {
+            ClosestPoints::Intersecting => true,
+            ClosestPoints::WithinMargin { point_a, point_b } => point_a == point_b,
+            ClosestPoints::Disjoint => false,
+        })
+    }
+}
