@@ -442,10 +442,12 @@ impl<N: Real> DispatchTable<N> {
                 (entry.routine)(a, pose_a, b, pose_b, max_distance)
             };
         }
-        if let Some(fallback) = &self.convex_closest {
-            if a.is_convex() && b.is_convex() && self.contact.get(a.kind(), b.kind()).is_none() {
-                return fallback(a, pose_a, b, pose_b, max_distance);
-            }
+        if let Some(fallback) = &self.convex_closest
+            && a.is_convex()
+            && b.is_convex()
+            && self.contact.get(a.kind(), b.kind()).is_none()
+        {
+            return fallback(a, pose_a, b, pose_b, max_distance);
         }
         let mut scratch = ContactManifolds::new();
         self.contact(a, pose_a, b, pose_b, max_distance, &mut scratch)?;
