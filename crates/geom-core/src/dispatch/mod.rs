@@ -499,3 +499,6 @@ impl<N: Real> DispatchTable<N> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests;
