@@ -1,115 +1,51 @@
-//! `contact` lines: a heightfield against a sphere or a capsule, in either
-//! order (DESIGN.md: contacts with a heightfield are answered both ways).
-//! Other pairs wait for the dispatch table.
+//! `contact` lines: any pair of shapes, through the default dispatch
+//! table (DESIGN.md: normals from `a` to `b`, contacts with a heightfield
+//! answered in either order).
 
-use geom::prelude::{Capsule, ContactManifolds, HeightField, Isometry3, Point3, Sphere, Translation3};
-use geom::terrain::contact::{
-    contact_capsule_heightfield, contact_heightfield_capsule, contact_heightfield_sphere,
-    contact_sphere_heightfield,
-};
-use serde_json::Value;
+use geom::GeomError;
+use geom::prelude::ContactManifolds;
 
 use crate::fields::Fields;
 use crate::precision::{Precision, format_number, format_vector};
-use crate::scene::{SHAPE_TYPES, build_heightfield};
-
-/// A shape a `contact` line can use.
-#[derive(Debug)]
-enum ContactShape<N: Precision> {
-    Sphere {
-        center: Point3<N>,
-        sphere: Sphere<N>,
-    },
-    Capsule(Capsule<N>),
-    HeightField(Box<HeightField<N>>),
-    /// A valid shape type without contact support yet.
-    Other(&'static str),
-}
-
-/// The shape at `path` (`"a"` or `"b"`), in world coordinates.
-fn build_contact_shape<N: Precision>(
-    description: &Value,
-    path: &'static str,
-) -> Result<ContactShape<N>, String> {
-    let fields = Fields::of(description, path)?;
-    match fields.string("type")? {
-        "sphere" => {
-            fields.reject_unknown(&["type", "center", "radius"], "a sphere")?;
-            Ok(ContactShape::Sphere {
-                center: fields.point::<N>("center")?,
-                sphere: Sphere::try_new(fields.number::<N>("radius")?).map_err(|e| e.to_string())?,
-            })
-        }
-        "capsule" => {
-            fields.reject_unknown(&["type", "a", "b", "radius"], "a capsule")?;
-            let capsule = Capsule::try_from_points(
-                fields.point::<N>("a")?,
-                fields.point::<N>("b")?,
-                fields.number::<N>("radius")?,
-            )
-            .map_err(|e| e.to_string())?;
-            Ok(ContactShape::Capsule(capsule))
-        }
-        "heightfield" => Ok(ContactShape::HeightField(Box::new(build_heightfield::<N>(
-            &fields,
-        )?))),
-        other => match SHAPE_TYPES.iter().find(|known| **known == other) {
-            Some(known) => Ok(ContactShape::Other(known)),
-            None => Err(format!(
-                "unknown shape type '{other}' in '{path}' (expected one of {})",
-                SHAPE_TYPES.join(", ")
-            )),
-        },
-    }
-}
-
-impl<N: Precision> ContactShape<N> {
-    fn type_name(&self) -> &'static str {
-        match self {
-            ContactShape::Sphere { .. } => "sphere",
-            ContactShape::Capsule(_) => "capsule",
-            ContactShape::HeightField(_) => "heightfield",
-            ContactShape::Other(name) => name,
-        }
-    }
-}
+use crate::scene::build_shape;
 
 /// `"contacts":[{"point_a":[…],"point_b":[…],"normal":[…],"depth":…},…]`
 /// (without braces): every point of every manifold, with its manifold's
 /// normal (from `a` to `b`); `depth > 0` means overlap.
 pub fn contact<N: Precision>(fields: &Fields) -> Result<String, String> {
     fields.reject_unknown(&["id", "op", "precision", "a", "b", "margin"], "op 'contact'")?;
-    let a = build_contact_shape::<N>(fields.required("a")?, "a")?;
-    let b = build_contact_shape::<N>(fields.required("b")?, "b")?;
+    let a = build_shape::<N>(fields.required("a")?).map_err(|e| format!("a: {e}"))?;
+    let b = build_shape::<N>(fields.required("b")?).map_err(|e| format!("b: {e}"))?;
     let margin = fields.number_or("margin", N::zero())?;
     if !(margin.is_finite() && margin >= N::zero()) {
         return Err(format!("margin: {margin} must be finite and >= 0"));
     }
-    let identity = Isometry3::identity();
-    let at =
-        |center: &Point3<N>| Isometry3::from_parts(Translation3::from(center.coords), Default::default());
     let mut out = ContactManifolds::new();
-    match (&a, &b) {
-        (ContactShape::HeightField(field), ContactShape::Sphere { center, sphere }) => {
-            contact_heightfield_sphere(field, &identity, sphere, &at(center), margin, &mut out);
-        }
-        (ContactShape::Sphere { center, sphere }, ContactShape::HeightField(field)) => {
-            contact_sphere_heightfield(sphere, &at(center), field, &identity, margin, &mut out);
-        }
-        (ContactShape::HeightField(field), ContactShape::Capsule(capsule)) => {
-            contact_heightfield_capsule(field, &identity, capsule, &identity, margin, &mut out);
-        }
-        (ContactShape::Capsule(capsule), ContactShape::HeightField(field)) => {
-            contact_capsule_heightfield(capsule, &identity, field, &identity, margin, &mut out);
-        }
-        _ => {
-            return Err(format!(
-                "op 'contact' is not supported yet for {} and {} (only a heightfield with a sphere or a capsule, either order)",
-                a.type_name(),
-                b.type_name()
-            ));
-        }
-    }
+    N::dispatcher()
+        .contact(
+            a.shape.as_ref(),
+            &a.pose,
+            b.shape.as_ref(),
+            &b.pose,
+            margin,
+            &mut out,
+        )
+        .map_err(|e| match e {
+            GeomError::Unsupported { .. } => format!(
+                "op 'contact' is not supported for {} and {}",
+                fields
+                    .required("a")
+                    .ok()
+                    .and_then(|v| v["type"].as_str())
+                    .unwrap_or("?"),
+                fields
+                    .required("b")
+                    .ok()
+                    .and_then(|v| v["type"].as_str())
+                    .unwrap_or("?"),
+            ),
+            other => other.to_string(),
+        })?;
     let printed: Option<Vec<String>> = out
         .points()
         .map(|(normal, point)| {
@@ -192,12 +128,12 @@ mod tests {
         let sphere = json!({"type": "sphere", "center": [0, 0, 0], "radius": 1});
         let cases = [
             (
-                json!({"op": "contact", "a": sphere, "b": sphere}),
-                "op 'contact' is not supported yet for sphere and sphere",
+                json!({"op": "contact", "a": ground(), "b": ground()}),
+                "op 'contact' is not supported for heightfield and heightfield",
             ),
             (
                 json!({"op": "contact", "a": ground(), "b": {"type": "blob"}}),
-                "unknown shape type 'blob' in 'b'",
+                "b: unknown shape type 'blob'",
             ),
             (
                 json!({"op": "contact", "a": ground(), "b": sphere, "margin": -1}),
@@ -206,7 +142,7 @@ mod tests {
             (json!({"op": "contact", "a": ground()}), "missing field 'b'"),
             (
                 json!({"op": "contact", "a": ground(), "b": {"type": "sphere", "center": [0, 0, 0], "radius": -1}}),
-                "sphere: radius = -1.0 is invalid",
+                "b: sphere: radius = -1.0 is invalid",
             ),
         ];
         for (line, expected) in cases {

@@ -2,8 +2,9 @@
 //! read from JSON and printed back.
 
 use std::fmt;
+use std::sync::OnceLock;
 
-use geom::Real;
+use geom::{DispatchTable, Real};
 
 /// A scalar type a query line can run in: `f32` or `f64`.
 ///
@@ -19,6 +20,10 @@ pub trait Precision: Real + fmt::Display + fmt::LowerExp {
 
     /// This value widened (exactly) to `f64`.
     fn widened_to_f64(self) -> f64;
+
+    /// The process-wide [`geom::default_dispatcher`] of this precision,
+    /// built on first use.
+    fn dispatcher() -> &'static DispatchTable<Self>;
 }
 
 impl Precision for f32 {
@@ -31,6 +36,11 @@ impl Precision for f32 {
     fn widened_to_f64(self) -> f64 {
         f64::from(self)
     }
+
+    fn dispatcher() -> &'static DispatchTable<Self> {
+        static TABLE: OnceLock<DispatchTable<f32>> = OnceLock::new();
+        TABLE.get_or_init(geom::default_dispatcher)
+    }
 }
 
 impl Precision for f64 {
@@ -42,6 +52,11 @@ impl Precision for f64 {
 
     fn widened_to_f64(self) -> f64 {
         self
+    }
+
+    fn dispatcher() -> &'static DispatchTable<Self> {
+        static TABLE: OnceLock<DispatchTable<f64>> = OnceLock::new();
+        TABLE.get_or_init(geom::default_dispatcher)
     }
 }
 

@@ -73,7 +73,7 @@ fn mixed_lines_get_one_answer_each_in_order() {
         json!({"id": 1, "op": "ray_cast", "shape": sphere(), "ray": {"origin": ORIGIN, "dir": DIR}}).to_string(),
         "{\"id\": 2, \"op\": \"ray_cast\", \"shape\": ".to_string(), // truncated JSON
         json!({"id": "three", "op": "closest_point", "shape": sphere(), "point": [10.0, 5.0, 1.0]}).to_string(),
-        json!({"id": {"n": 4}, "op": "contact", "a": sphere(), "b": sphere()}).to_string(),
+        json!({"id": {"n": 4}, "op": "contact", "a": sphere(), "b": {"type": "halfspace", "normal": [0, 0, 0], "offset": 1}}).to_string(),
         json!({"id": 5, "op": "ray_cast", "precision": "f32", "shape": sphere(),
                "ray": {"origin": ORIGIN, "dir": DIR}})
         .to_string(),
@@ -137,12 +137,14 @@ fn mixed_lines_get_one_answer_each_in_order() {
         assert!(close(vector(&answers[2]["point"])[i], expected, 1e-15));
     }
 
-    // 4: not supported yet (contact answers heightfield pairs only), the run goes on.
+    // 4: an invalid shape (a zero normal), named; the run goes on.
     assert!(
         answers[3]["error"]
             .as_str()
             .unwrap()
-            .starts_with("op 'contact' is not supported yet for sphere and sphere")
+            .starts_with("b: half_space: normal"),
+        "{}",
+        answers[3]
     );
     assert_eq!(answers[3]["line"], 4);
 

@@ -17,11 +17,13 @@
 #![deny(missing_docs)]
 
 pub mod batch;
+mod dispatcher;
 pub mod packet;
 #[cfg(feature = "parallel")]
 pub mod parallel;
 
 pub use batch::{BatchReal, HitBatch, Pack, RayBatch, ray_cast_batch, ray_cast_batch_lanes, ray_cast_slice};
+pub use dispatcher::default_dispatcher;
 pub use packet::{CapsulePacket, Centered, CuboidPacket, SpherePacket};
 #[cfg(feature = "parallel")]
 pub use parallel::par_ray_cast_batch;
@@ -34,6 +36,7 @@ pub use geom_core::{
     Aabb, FeatureId, GeomError, Lane, LaneHit, LaneProjection, LaneShape, PointProjection, Ray, RayHit, Real,
     Shape, ShapeKind,
 };
+pub use geom_core::{ClosestPoints, DispatchTable};
 pub use geom_core::{ContactCandidate, ContactManifold, ContactManifolds, ContactPoint};
 pub use geom_prims::*;
 pub use geom_terrain::{
@@ -51,7 +54,7 @@ pub mod prelude {
     pub use geom_core::{
         Aabb, FeatureId, GeomError, LaneShape, PointProjection, Ray, RayHit, Real, Shape, ShapeKind,
     };
-    pub use geom_core::{ContactManifold, ContactManifolds, ContactPoint};
+    pub use geom_core::{ClosestPoints, ContactManifold, ContactManifolds, ContactPoint, DispatchTable};
     pub use geom_prims::{Capsule, Cone, Cuboid, Cylinder, Ellipsoid, HalfSpace, Segment, Sphere, Triangle};
     pub use geom_terrain::{HeightField, HeightFieldDesc};
     pub use nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};

@@ -41,11 +41,27 @@ mod sphere;
 pub use capsule::{contact_capsule_heightfield, contact_heightfield_capsule};
 pub use sphere::{contact_heightfield_sphere, contact_sphere_heightfield};
 
+use geom_core::dispatch::DispatchTable;
 use geom_core::pose::PoseMatrix;
-use geom_core::{ContactManifolds, Real};
+use geom_core::{ContactManifolds, Real, ShapeKind};
 use nalgebra::{Isometry3, Point3};
 
 use crate::HeightField;
+
+/// Registers the heightfield's contact routines in `table` (each serves
+/// both orders): heightfield–sphere and heightfield–capsule.
+pub fn register_pairs<N: Real>(table: &mut DispatchTable<N>) {
+    table.register_contact(
+        ShapeKind::HeightField,
+        ShapeKind::Sphere,
+        contact_heightfield_sphere::<N>,
+    );
+    table.register_contact(
+        ShapeKind::HeightField,
+        ShapeKind::Capsule,
+        contact_heightfield_capsule::<N>,
+    );
+}
 
 /// Contacts of the heightfield at `field_pose` with the swept sphere of
 /// `radius` around the world segment `world_p0 world_p1`, appended to `out`
