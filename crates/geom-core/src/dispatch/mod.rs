@@ -12,9 +12,12 @@
 //! 1. the routine registered for the pair (either order);
 //! 2. when both shapes are convex, the convex fallback (GJK/EPA through the
 //!    support functions, installed by `geom-prims`);
-//! 3. for `closest_points`/`distance`/`intersects` only: the pair's contact
+//! 3. when one shape is convex and the other's kind has a routine against
+//!    any convex shape ([`DispatchTable::register_contact_with_any_convex`],
+//!    how a heightfield meets boxes, cylinders and custom convex shapes);
+//! 4. for `closest_points`/`distance`/`intersects` only: the pair's contact
 //!    routine run with the query's distance as margin;
-//! 4. otherwise [`GeomError::Unsupported`].
+//! 5. otherwise [`GeomError::Unsupported`].
 //!
 //! Shapes defined outside geom take a fresh kind from
 //! [`ShapeKind::new_custom`] and register their own pairs at run time; a
@@ -195,6 +198,9 @@ pub struct DispatchTable<N: Real> {
     closest: PairTable<ClosestPointsRoutine<N>>,
     convex_contact: Option<ContactRoutine<N>>,
     convex_closest: Option<ClosestPointsRoutine<N>>,
+    /// Per kind index: a contact routine of that kind (as `a`) against any
+    /// convex shape (as `b`).
+    with_any_convex: Vec<Option<ContactRoutine<N>>>,
 }
 
 impl<N: Real> Default for DispatchTable<N> {
@@ -209,6 +215,12 @@ impl<N: Real> fmt::Debug for DispatchTable<N> {
             .field("contact_pairs", &self.contact.pairs().collect::<Vec<_>>())
             .field("closest_points_pairs", &self.closest.pairs().collect::<Vec<_>>())
             .field("convex_fallback", &self.convex_contact.is_some())
+            .field(
+                "with_any_convex",
+                &(0..self.with_any_convex.len())
+                    .filter(|&k| self.with_any_convex[k].is_some())
+                    .collect::<Vec<_>>(),
+            )
             .finish()
     }
 }
@@ -252,6 +264,7 @@ impl<N: Real> DispatchTable<N> {
             closest: PairTable::new(),
             convex_contact: None,
             convex_closest: None,
+            with_any_convex: Vec::new(),
         }
     }
 
@@ -371,11 +384,42 @@ impl<N: Real> DispatchTable<N> {
         self.convex_closest = Some(Arc::new(closest_points));
     }
 
-    /// Whether a routine (registered or the convex fallback) would answer a
-    /// contact query on these two shapes.
+    /// Registers a contact routine of shapes of `kind` (as `a`) against
+    /// any convex shape (as `b`), used when the pair has no routine of its
+    /// own; it also serves the reversed order. A routine for the exact pair
+    /// takes precedence.
+    pub fn register_contact_with_any_convex<F>(&mut self, kind: ShapeKind, routine: F)
+    where
+        F: Fn(
+                &dyn Shape<N>,
+                &Isometry3<N>,
+                &dyn Shape<N>,
+                &Isometry3<N>,
+                N,
+                &mut ContactManifolds<N>,
+            ) -> Result<(), GeomError>
+            + Send
+            + Sync
+            + 'static,
+    {
+        let index = kind.index();
+        if self.with_any_convex.len() <= index {
+            self.with_any_convex.resize(index + 1, None);
+        }
+        self.with_any_convex[index] = Some(Arc::new(routine));
+    }
+
+    /// The routine of `kind` against any convex shape, if registered.
+    fn with_any_convex(&self, kind: ShapeKind) -> Option<&ContactRoutine<N>> {
+        self.with_any_convex.get(kind.index()).and_then(Option::as_ref)
+    }
+
+    /// Whether a routine would answer a contact query on these two shapes.
     pub fn supports_contact(&self, a: &dyn Shape<N>, b: &dyn Shape<N>) -> bool {
         self.contact.get(a.kind(), b.kind()).is_some()
             || (self.convex_contact.is_some() && a.is_convex() && b.is_convex())
+            || (b.is_convex() && self.with_any_convex(a.kind()).is_some())
+            || (a.is_convex() && self.with_any_convex(b.kind()).is_some())
     }
 
     /// Contact manifolds between `a` at `pose_a` and `b` at `pose_b`:
@@ -396,25 +440,57 @@ impl<N: Real> DispatchTable<N> {
         out: &mut ContactManifolds<N>,
     ) -> Result<(), GeomError> {
         out.clear();
+        self.append_contacts(a, pose_a, b, pose_b, margin, out)
+    }
+
+    /// [`DispatchTable::contact`] without clearing `out`: the manifolds are
+    /// appended after those already held (for routines that collect the
+    /// contacts of many parts, such as a heightfield's triangles). On an
+    /// error nothing is appended.
+    pub fn append_contacts(
+        &self,
+        a: &dyn Shape<N>,
+        pose_a: &Isometry3<N>,
+        b: &dyn Shape<N>,
+        pose_b: &Isometry3<N>,
+        margin: N,
+        out: &mut ContactManifolds<N>,
+    ) -> Result<(), GeomError> {
         check_pose(pose_a, "pose_a")?;
         check_pose(pose_b, "pose_b")?;
         check_margin(margin, "margin")?;
-        if let Some(entry) = self.contact.get(a.kind(), b.kind()) {
-            return if entry.swap {
-                let answer = (entry.routine)(b, pose_b, a, pose_a, margin, out);
-                out.swap_roles_from(0);
-                answer
+        let first = out.len();
+        let swapped = |routine: &ContactRoutine<N>, out: &mut ContactManifolds<N>| {
+            let answer = routine(b, pose_b, a, pose_a, margin, out);
+            out.swap_roles_from(first);
+            answer
+        };
+        let answer = if let Some(entry) = self.contact.get(a.kind(), b.kind()) {
+            if entry.swap {
+                swapped(&entry.routine, out)
             } else {
                 (entry.routine)(a, pose_a, b, pose_b, margin, out)
-            };
-        }
-        match &self.convex_contact {
-            Some(fallback) if a.is_convex() && b.is_convex() => fallback(a, pose_a, b, pose_b, margin, out),
-            _ => Err(GeomError::Unsupported {
+            }
+        } else if let Some(fallback) = self
+            .convex_contact
+            .as_ref()
+            .filter(|_| a.is_convex() && b.is_convex())
+        {
+            fallback(a, pose_a, b, pose_b, margin, out)
+        } else if let Some(routine) = self.with_any_convex(a.kind()).filter(|_| b.is_convex()) {
+            routine(a, pose_a, b, pose_b, margin, out)
+        } else if let Some(routine) = self.with_any_convex(b.kind()).filter(|_| a.is_convex()) {
+            swapped(routine, out)
+        } else {
+            Err(GeomError::Unsupported {
                 a: a.kind(),
                 b: b.kind(),
-            }),
+            })
+        };
+        if answer.is_err() {
+            out.truncate(first);
         }
+        answer
     }
 
     /// The closest points of `a` and `b` when they are apart by at most

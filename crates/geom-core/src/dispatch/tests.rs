@@ -389,3 +389,65 @@ fn kind_indices_are_dense_and_distinct() {
     let b = ShapeKind::new_custom().unwrap();
     assert_ne!(a, b);
 }
+
+#[test]
+fn a_routine_against_any_convex_shape_serves_every_convex_kind_both_ways() {
+    let kind = ShapeKind::new_custom().unwrap();
+    let mut table = DispatchTable::new();
+    table.register_contact_with_any_convex(kind, |a, pa, b, pb, margin, out| {
+        // The marker as a cut plane against a ball read back by support.
+        let marker = (a as &dyn Any).downcast_ref::<Marker>().unwrap();
+        let radius = b.support_local(&Vector3::x()).unwrap().x;
+        marker_ball(marker, pa, &Ball::new(radius), pb, margin, out);
+        Ok(())
+    });
+    let marker = Marker { kind, height: 0.0 };
+    let origin = at(0.0, 0.0, 0.0);
+    let mut out = ContactManifolds::new();
+    for claimed in [
+        ShapeKind::Sphere,
+        ShapeKind::Cuboid,
+        ShapeKind::new_custom().unwrap(),
+    ] {
+        let ball = Ball {
+            radius: 1.0,
+            kind: claimed,
+        };
+        table
+            .contact(&marker, &origin, &ball, &at(0.0, 0.75, 0.0), 0.0, &mut out)
+            .unwrap();
+        assert_eq!(out.as_slice()[0].normal, Vector3::y(), "{claimed:?}");
+        assert_eq!(out.as_slice()[0].points[0].depth, 0.25);
+        table
+            .contact(&ball, &at(0.0, 0.75, 0.0), &marker, &origin, 0.0, &mut out)
+            .unwrap();
+        assert_eq!(out.as_slice()[0].normal, -Vector3::y());
+        assert_eq!(
+            table.distance(&ball, &at(0.0, 3.0, 0.0), &marker, &origin),
+            Ok(2.0)
+        );
+    }
+    // Two markers: neither is convex.
+    assert!(matches!(
+        table.contact(&marker, &origin, &marker, &origin, 0.0, &mut out),
+        Err(GeomError::Unsupported { .. })
+    ));
+    // Appending keeps what was there; an error appends nothing.
+    let ball = Ball::new(1.0);
+    out.clear();
+    table
+        .append_contacts(&marker, &origin, &ball, &at(0.0, 0.5, 0.0), 0.0, &mut out)
+        .unwrap();
+    table
+        .append_contacts(&ball, &at(5.0, 0.5, 0.0), &marker, &origin, 0.0, &mut out)
+        .unwrap();
+    assert!(
+        table
+            .append_contacts(&marker, &origin, &marker, &origin, 0.0, &mut out)
+            .is_err()
+    );
+    assert_eq!(out.len(), 2);
+    assert_eq!(out.as_slice()[0].normal, Vector3::y());
+    assert_eq!(out.as_slice()[1].normal, -Vector3::y());
+    assert_eq!(out.as_slice()[1].points[0].point_b, Point3::new(5.0, 0.0, 0.0));
+}
