@@ -34,11 +34,13 @@
 //! world-space points. Once the buffer is warm they allocate nothing.
 
 mod capsule;
+mod convex;
 mod reduce;
 mod segment;
 mod sphere;
 
 pub use capsule::{contact_capsule_heightfield, contact_heightfield_capsule};
+pub use convex::contact_heightfield_convex;
 pub use sphere::{contact_heightfield_sphere, contact_sphere_heightfield};
 
 use geom_core::dispatch::DispatchTable;
