@@ -13,6 +13,7 @@ pub mod cone;
 pub mod cuboid;
 pub mod cylinder;
 pub mod ellipsoid;
+pub mod gjk;
 pub mod half_space;
 pub mod segment;
 pub mod sphere;

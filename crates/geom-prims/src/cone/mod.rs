@@ -165,6 +165,10 @@ impl<N: Real> Shape<N> for Cone<N> {
         // `dir`'s component across the axis (any base point when there is none).
         let u = self.axis_unit();
         let across = dir - u * dir.dot(&u);
+        // For `dir` nearly along the axis, `across` is rounding noise and not
+        // perpendicular to the axis (its rim point would leave the base
+        // plane by up to the radius); a second projection makes it so.
+        let across = across - u * across.dot(&u);
         let across_length = across.norm();
         let rim = if across_length > N::zero() {
             self.base + across * (self.radius / across_length)

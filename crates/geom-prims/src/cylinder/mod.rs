@@ -140,6 +140,10 @@ impl<N: Real> Shape<N> for Cylinder<N> {
             self.p0
         };
         let perpendicular = dir - axis * (axis.dot(dir) / axis.norm_squared());
+        // For `dir` nearly along the axis, the first projection leaves
+        // rounding noise that is not perpendicular to the axis (its rim point
+        // would leave the cap plane by up to the radius); project again.
+        let perpendicular = perpendicular - axis * (axis.dot(&perpendicular) / axis.norm_squared());
         let perpendicular_length = perpendicular.norm();
         if perpendicular_length > N::zero() {
             Some(end + perpendicular * (self.radius / perpendicular_length))

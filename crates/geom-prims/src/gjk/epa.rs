@@ -1,0 +1,380 @@
+//! EPA: the penetration depth of two overlapping convex cores, by growing a
+//! polytope inside their Minkowski difference toward its boundary point
+//! nearest the origin (van den Bergen, "Proximity Queries and Penetration
+//! Depth Computation on 3D Game Objects", GDC 2001, and *Collision
+//! Detection in Interactive 3D Environments* §4.3.8).
+//!
+//! Robustness choices (parry's EPA panicked on such inputs, issues #202,
+//! #246, #253): the starting simplex is blown up to a tetrahedron by
+//! probing support directions, and when the difference turns out flat (a
+//! point, a segment, a polygon: zero-volume shapes in contact) the answer
+//! is exact without EPA: depth zero along the flat difference's normal.
+//! Faces are oriented away from the polytope's interior rather than from
+//! the origin, so an origin on (or, within the touching tolerance, just
+//! outside) the boundary is harmless. Iterations, vertices and faces are
+//! capped; a degenerate new face, a face that would lose the origin or a
+//! cap reached ends the search with the best face so far and
+//! `converged = false`.
+//!
+//! Storage: one `Vec` of vertices and one of faces per call (a few
+//! kilobytes at the caps), allocated only when the cores overlap.
+
+use geom_core::distance::closest_point_on_triangle;
+use geom_core::{GeomError, Real, lit};
+use nalgebra::{Point3, Vector3};
+
+use super::closest::TOUCHING_EPSILONS;
+use super::support::{MinkowskiPair, SupportPoint};
+use crate::orthonormal_basis;
+
+/// The most support points EPA adds to its polytope.
+pub const EPA_MAX_ITERATIONS: u32 = 128;
+
+/// The most faces (live and discarded) the EPA polytope may hold.
+pub const EPA_MAX_FACES: usize = 1024;
+
+/// EPA stops when the support point along the closest face's normal lies
+/// within this fraction of the face's distance beyond it (`√ε / 256`:
+/// 5.8·10⁻¹¹ in `f64`, 1.3·10⁻⁶ in `f32`), or within the touching
+/// tolerance; polytope cores stop earlier, exactly, on a repeated vertex.
+pub fn epa_relative_tolerance<N: Real>() -> N {
+    N::default_epsilon().sqrt() / lit(256.0)
+}
+
+/// EPA's answer on the cores, in `a`'s frame.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CorePenetration<N: Real> {
+    /// Overlap of the cores along `normal` (about zero, possibly a
+    /// rounding-sized negative, for touching cores).
+    pub depth: N,
+    /// Unit normal from `a` to `b`.
+    pub normal: Vector3<N>,
+    /// The deepest point of `a`'s core along `normal`.
+    pub point_a: Point3<N>,
+    /// The deepest point of `b`'s core against `normal`.
+    pub point_b: Point3<N>,
+    pub converged: bool,
+    pub iterations: u32,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Face<N: Real> {
+    vertices: [usize; 3],
+    /// Unit outward normal.
+    normal: Vector3<N>,
+    /// Signed distance of the face's plane from the origin.
+    distance: N,
+    alive: bool,
+}
+
+fn make_face<N: Real>(points: &[SupportPoint<N>], vertices: [usize; 3]) -> Option<Face<N>> {
+    let [i, j, k] = vertices;
+    let (a, b, c) = (points[i].w, points[j].w, points[k].w);
+    let normal = (b - a).cross(&(c - a));
+    let length = normal.norm();
+    if !(length > N::zero() && length.is_finite()) {
+        return None;
+    }
+    let normal = normal / length;
+    // The three vertex distances agree to rounding; their mean is the least
+    // biased by any one of them.
+    let distance = (normal.dot(&a) + normal.dot(&b) + normal.dot(&c)) / lit(3.0);
+    Some(Face {
+        vertices,
+        normal,
+        distance,
+        alive: true,
+    })
+}
+
+/// A unit vector across `direction` (unit), as close to `hint` as possible.
+fn across<N: Real>(direction: &Vector3<N>, hint: &Vector3<N>) -> Vector3<N> {
+    let rest = hint - direction * direction.dot(hint);
+    let length = rest.norm();
+    if length > N::default_epsilon() * hint.norm() && length > N::zero() {
+        rest / length
+    } else {
+        orthonormal_basis(direction).0
+    }
+}
+
+/// The answer for a flat Minkowski difference containing the origin (both
+/// cores lie in parallel planes, lines or points and touch): translating
+/// along any normal of the flat set separates them, so the depth is zero;
+/// of those normals the one closest to the direction from `a` to `b`.
+fn flat<N: Real>(
+    normal: Vector3<N>,
+    point_a: Point3<N>,
+    point_b: Point3<N>,
+    iterations: u32,
+) -> CorePenetration<N> {
+    CorePenetration {
+        depth: N::zero(),
+        normal,
+        point_a,
+        point_b,
+        converged: true,
+        iterations,
+    }
+}
+
+/// The penetration of the cores of `pair`, starting from GJK's final
+/// simplex `start` (which holds the origin, or comes within the touching
+/// tolerance of it) and GJK's witness points there.
+pub(crate) fn epa_cores<N: Real>(
+    pair: &MinkowskiPair<N>,
+    start: &[SupportPoint<N>],
+    gjk_point_a: Point3<N>,
+    gjk_point_b: Point3<N>,
+) -> Result<CorePenetration<N>, GeomError> {
+    let hint = {
+        let toward_b = pair.b_origin();
+        if toward_b.norm_squared() > N::zero() {
+            toward_b.normalize()
+        } else {
+            Vector3::y()
+        }
+    };
+    let mut points: Vec<SupportPoint<N>> = Vec::with_capacity(EPA_MAX_ITERATIONS as usize + 4);
+    points.extend_from_slice(start);
+    let scale = points.iter().map(|p| p.w.norm()).fold(N::zero(), |m, x| m.max(x));
+    let mut iterations = 0;
+
+    // Blow the simplex up to a tetrahedron; the probes also measure the
+    // difference's size, so the tolerance is set once they are in.
+    let mut probe_scale = scale;
+    for axis in 0..3 {
+        for sign in [N::one(), -N::one()] {
+            let mut dir = Vector3::zeros();
+            dir[axis] = sign;
+            probe_scale = probe_scale.max(pair.support(&dir)?.w.norm());
+        }
+    }
+    let tolerance = lit::<N>(TOUCHING_EPSILONS) * N::default_epsilon() * probe_scale;
+
+    // A degenerate start (repeated, collinear or coplanar points) is cut
+    // back to the largest well-spread subset: the two farthest points, the
+    // point farthest from their line, the point farthest from their plane.
+    if points.len() >= 2 {
+        let mut pair_ends = (0, 1);
+        let mut best_length = N::zero();
+        for i in 0..points.len() {
+            for j in i + 1..points.len() {
+                let length = (points[j].w - points[i].w).norm_squared();
+                if length > best_length {
+                    (pair_ends, best_length) = ((i, j), length);
+                }
+            }
+        }
+        let mut kept = [points[pair_ends.0], points[pair_ends.1]].to_vec();
+        let rest: Vec<SupportPoint<N>> = (0..points.len())
+            .filter(|&k| k != pair_ends.0 && k != pair_ends.1)
+            .map(|k| points[k])
+            .collect();
+        if best_length.sqrt() <= tolerance {
+            kept.truncate(1);
+        } else {
+            let origin = kept[0].w;
+            let edge = (kept[1].w - origin).normalize();
+            let off_line = |p: &SupportPoint<N>| (p.w - origin).cross(&edge).norm();
+            let third = rest.iter().copied().max_by(|p, q| {
+                off_line(p)
+                    .partial_cmp(&off_line(q))
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            });
+            if let Some(third) = third.filter(|p| off_line(p) > tolerance) {
+                let normal = edge.cross(&(third.w - origin)).normalize();
+                let off_plane = |p: &SupportPoint<N>| normal.dot(&(p.w - origin)).abs();
+                let fourth = rest.iter().copied().filter(|p| p.w != third.w).max_by(|p, q| {
+                    off_plane(p)
+                        .partial_cmp(&off_plane(q))
+                        .unwrap_or(std::cmp::Ordering::Equal)
+                });
+                kept.push(third);
+                if let Some(fourth) = fourth.filter(|p| off_plane(p) > tolerance) {
+                    kept.push(fourth);
+                }
+            }
+        }
+        points = kept;
+    }
+
+    if points.len() == 1 {
+        for axis in 0..3 {
+            for sign in [N::one(), -N::one()] {
+                let mut dir = Vector3::zeros();
+                dir[axis] = sign;
+                let probe = pair.support(&dir)?;
+                if points.len() == 1 && (probe.w - points[0].w).norm() > tolerance {
+                    points.push(probe);
+                }
+            }
+        }
+        if points.len() == 1 {
+            return Ok(flat(hint, gjk_point_a, gjk_point_b, iterations));
+        }
+    }
+    if points.len() == 2 {
+        let edge = (points[1].w - points[0].w).normalize();
+        let (u, v) = orthonormal_basis(&edge);
+        let half: N = lit(0.5);
+        let root3_half: N = lit(3.0f64.sqrt() / 2.0);
+        let directions = [
+            u,
+            u * half + v * root3_half,
+            -u * half + v * root3_half,
+            -u,
+            -u * half - v * root3_half,
+            u * half - v * root3_half,
+        ];
+        for dir in directions {
+            let probe = pair.support(&dir)?;
+            if (probe.w - points[0].w).cross(&edge).norm() > tolerance {
+                points.push(probe);
+                break;
+            }
+        }
+        if points.len() == 2 {
+            return Ok(flat(across(&edge, &hint), gjk_point_a, gjk_point_b, iterations));
+        }
+    }
+    if points.len() == 3 {
+        let normal = (points[1].w - points[0].w)
+            .cross(&(points[2].w - points[0].w))
+            .normalize();
+        let above = pair.support(&normal)?;
+        let below = pair.support(&-normal)?;
+        let height_above = normal.dot(&(above.w - points[0].w));
+        let height_below = -normal.dot(&(below.w - points[0].w));
+        if height_above.max(height_below) <= tolerance {
+            let facing = if normal.dot(&hint) < N::zero() {
+                -normal
+            } else {
+                normal
+            };
+            return Ok(flat(facing, gjk_point_a, gjk_point_b, iterations));
+        }
+        points.push(if height_above >= height_below {
+            above
+        } else {
+            below
+        });
+    }
+
+    // The tetrahedron's faces, oriented away from its centroid.
+    let centroid = points.iter().fold(Vector3::zeros(), |sum, p| sum + p.w) * lit::<N>(0.25);
+    let mut faces: Vec<Face<N>> = Vec::with_capacity(64);
+    for corners in [[0, 1, 2], [0, 3, 1], [0, 2, 3], [1, 3, 2]] {
+        let Some(face) = make_face(&points, corners) else {
+            return Ok(flat(hint, gjk_point_a, gjk_point_b, iterations));
+        };
+        let face = if face.normal.dot(&(centroid - points[corners[0]].w)) > N::zero() {
+            let [i, j, k] = corners;
+            make_face(&points, [i, k, j]).unwrap_or(face)
+        } else {
+            face
+        };
+        faces.push(face);
+    }
+
+    let relative = epa_relative_tolerance::<N>();
+    let mut horizon: Vec<(usize, usize)> = Vec::with_capacity(32);
+    let mut new_faces: Vec<Face<N>> = Vec::with_capacity(32);
+    let mut converged = false;
+    let mut closest = 0;
+    loop {
+        closest = faces
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.alive)
+            .min_by(|(_, f), (_, g)| {
+                f.distance
+                    .partial_cmp(&g.distance)
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            })
+            .map_or(closest, |(index, _)| index);
+        let face = faces[closest];
+        if iterations >= EPA_MAX_ITERATIONS || points.len() >= EPA_MAX_ITERATIONS as usize + 4 {
+            break;
+        }
+        iterations += 1;
+        let w = pair.support(&face.normal)?;
+        let gap = face.normal.dot(&w.w) - face.distance;
+        if gap <= relative * face.distance.abs() || gap <= tolerance {
+            converged = true;
+            break;
+        }
+        if points.iter().any(|p| (p.w - w.w).norm() <= tolerance) {
+            converged = true;
+            break;
+        }
+        // Faces that see the new point, and the horizon: their edges not
+        // shared with another visible face.
+        let new_index = points.len();
+        points.push(w);
+        horizon.clear();
+        // A face counts as visible only when the new point is clearly above
+        // it: a face nearly through the point (support points of a flat cap
+        // or rim) stays, rather than leaving sliver faces behind.
+        let visible = |index: usize, f: &Face<N>| {
+            f.alive && (index == closest || f.normal.dot(&(w.w - points[f.vertices[0]].w)) > tolerance)
+        };
+        for (index, f) in faces.iter().enumerate() {
+            if visible(index, f) {
+                for e in 0..3 {
+                    let edge = (f.vertices[e], f.vertices[(e + 1) % 3]);
+                    if let Some(at) = horizon.iter().position(|&(p, q)| (q, p) == edge) {
+                        horizon.swap_remove(at);
+                    } else {
+                        horizon.push(edge);
+                    }
+                }
+            }
+        }
+        new_faces.clear();
+        // A zero-area new face (the point on a horizon edge's line) is
+        // skipped: its neighbours through the new point cover that edge. A
+        // face that would leave the origin outside ends the search.
+        let mut usable = !horizon.is_empty();
+        for &(p, q) in &horizon {
+            match make_face(&points, [p, q, new_index]) {
+                Some(f) if f.distance >= -tolerance => new_faces.push(f),
+                Some(_) => usable = false,
+                None => {}
+            }
+        }
+        usable &= !new_faces.is_empty();
+        if !usable || faces.len() + new_faces.len() > EPA_MAX_FACES {
+            points.pop();
+            break;
+        }
+        let dead: Vec<usize> = (0..faces.len()).filter(|&i| visible(i, &faces[i])).collect();
+        for index in dead {
+            faces[index].alive = false;
+        }
+        faces.extend_from_slice(&new_faces);
+    }
+
+    let face = faces[closest];
+    let [i, j, k] = face.vertices;
+    let foot = Point3::from(face.normal * face.distance);
+    let (_, weights) = closest_point_on_triangle(
+        &foot,
+        &Point3::from(points[i].w),
+        &Point3::from(points[j].w),
+        &Point3::from(points[k].w),
+    );
+    let combine = |pick: fn(&SupportPoint<N>) -> Vector3<N>| {
+        Point3::from(
+            pick(&points[i]) * weights.x + pick(&points[j]) * weights.y + pick(&points[k]) * weights.z,
+        )
+    };
+    Ok(CorePenetration {
+        depth: face.distance,
+        normal: face.normal,
+        point_a: combine(|p| p.a.coords),
+        point_b: combine(|p| p.b.coords),
+        converged,
+        iterations,
+    })
+}

@@ -1,0 +1,311 @@
+//! GJK and EPA for any pair of convex shapes with support functions: the
+//! dispatch table's convex fallback, and the building block of routines
+//! such as "convex shape against a terrain triangle".
+//!
+//! - [`gjk_closest_points`]: distance and closest points (GJK after
+//!   Gilbert, Johnson and Keerthi 1988 / van den Bergen 2003, with the
+//!   signed-volume simplex solver of Montanari et al. 2017).
+//! - [`penetration`]: signed depth, normal and witness points, separated or
+//!   overlapping (GJK, then EPA after van den Bergen 2001 for overlaps).
+//! - [`convex_contact`], [`convex_closest_points`]: the same with the
+//!   signatures of [`DispatchTable::set_convex_fallback`];
+//!   [`install_convex_fallback`] installs them.
+//!
+//! Conventions: everything is computed in `a`'s local frame (`b`'s pose
+//! relative to `a`'s, translations subtracted first), so a pair far from
+//! the world origin keeps its precision; answers come back in world space.
+//! Spheres and capsules enter as their centre and axis plus a radius, which
+//! is exact and lets sphere and capsule pairs converge in a few iterations
+//! (see `support.rs`). Normals point from `a` to `b`; depth is positive for
+//! overlap.
+//!
+//! Failure modes are values, never panics: a NaN or infinite pose is
+//! [`GeomError::NonFinite`] (`"pose_a"`/`"pose_b"`), a support point that
+//! comes back NaN or infinite is `NonFinite { input: "support point" }`,
+//! a shape without a support function (a half-space) or a non-convex one
+//! is [`GeomError::Unsupported`]. An iteration cap reached gives the best
+//! answer so far with `converged = false` (and
+//! [`ContactManifolds::mark_approximate`] in the fallback).
+
+mod closest;
+mod epa;
+mod simplex;
+mod support;
+
+pub use closest::{GJK_MAX_ITERATIONS, TOUCHING_EPSILONS, gjk_relative_tolerance};
+pub use epa::{EPA_MAX_FACES, EPA_MAX_ITERATIONS, epa_relative_tolerance};
+
+use geom_core::{
+    ClosestPoints, ContactManifolds, ContactPoint, DispatchTable, FeatureId, GeomError, Real, Shape,
+};
+use nalgebra::{Isometry3, Point3, Vector3};
+
+use closest::{CoreOutcome, gjk_cores};
+use epa::epa_cores;
+use support::MinkowskiPair;
+
+/// How a [`gjk_closest_points`] query ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GjkStatus {
+    /// The shapes are apart by `distance` (`0 < distance <= max_distance`).
+    Separated,
+    /// The shapes overlap or touch (`distance` is zero).
+    Intersecting,
+    /// The shapes are farther apart than `max_distance`.
+    BeyondLimit,
+}
+
+/// The answer of [`gjk_closest_points`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GjkResult<N: Real> {
+    /// How the query ended.
+    pub status: GjkStatus,
+    /// The distance between the shapes when `Separated`; zero when
+    /// `Intersecting`; a lower bound above `max_distance` when
+    /// `BeyondLimit`.
+    pub distance: N,
+    /// When `Separated`, the point of `a` closest to `b` (world space).
+    /// Otherwise finite but unspecified (the last witness points).
+    pub point_a: Point3<N>,
+    /// When `Separated`, the point of `b` closest to `a` (world space).
+    pub point_b: Point3<N>,
+    /// `false` when GJK reached [`GJK_MAX_ITERATIONS`]: the answer is the
+    /// best found, its distance an upper bound.
+    pub converged: bool,
+    /// Support points queried.
+    pub iterations: u32,
+}
+
+/// The answer of [`penetration`]: one contact along a normal.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Penetration<N: Real> {
+    /// Overlap along `normal`: positive when the shapes overlap, negative
+    /// (minus the distance) when they are apart, zero when they touch.
+    pub depth: N,
+    /// Unit normal from `a` to `b` (world space): moving `b` by
+    /// `depth · normal` makes the shapes touch.
+    pub normal: Vector3<N>,
+    /// The point of `a` deepest along `normal` (world space).
+    pub point_a: Point3<N>,
+    /// The point of `b` deepest against `normal` (world space);
+    /// `(point_a − point_b)·normal = depth`.
+    pub point_b: Point3<N>,
+    /// `false` when GJK or EPA stopped at a cap (or on a degenerate
+    /// polytope) before converging: the best answer found.
+    pub converged: bool,
+    /// Support points queried by GJK and EPA together.
+    pub iterations: u32,
+}
+
+fn check_limit<N: Real>(value: N, parameter: &'static str) -> Result<(), GeomError> {
+    // `!(value >= 0)` also rejects NaN; +inf means no limit.
+    if value >= N::zero() {
+        Ok(())
+    } else {
+        Err(GeomError::invalid(
+            "gjk",
+            parameter,
+            value,
+            "must be >= 0 (inf allowed)",
+        ))
+    }
+}
+
+/// The distance and closest points of two convex shapes, by GJK on their
+/// support functions (spheres and capsules by their centre and axis, the
+/// radius subtracted after).
+///
+/// `max_distance` (`>= 0`, `+inf` for no limit) lets GJK stop as soon as
+/// the shapes are proven farther apart. Touching shapes are `Intersecting`.
+/// Accuracy: polytope pairs (boxes, triangles, segments, spheres and
+/// capsules) terminate exactly, to rounding; smooth ones (ellipsoids,
+/// cylinders, cones) to [`gjk_relative_tolerance`] or, when rounding
+/// stalls the descent first, to about `√ε` times the distance over the
+/// shapes' size (the tests see at most 2·10⁻⁸ relative in `f64`).
+///
+/// Errors: see the [module documentation](self); a negative or NaN
+/// `max_distance` is [`GeomError::InvalidParameter`].
+pub fn gjk_closest_points<N: Real>(
+    a: &dyn Shape<N>,
+    pose_a: &Isometry3<N>,
+    b: &dyn Shape<N>,
+    pose_b: &Isometry3<N>,
+    max_distance: N,
+) -> Result<GjkResult<N>, GeomError> {
+    check_limit(max_distance, "max_distance")?;
+    let pair = MinkowskiPair::new(a, pose_a, b, pose_b)?;
+    let radius = pair.radius_a() + pair.radius_b();
+    let gjk = gjk_cores(&pair, max_distance + radius)?;
+    let world = pair.a_to_world();
+    let result = |status, distance, point_a: Point3<N>, point_b: Point3<N>| GjkResult {
+        status,
+        distance,
+        point_a: world.point_to_world(&point_a),
+        point_b: world.point_to_world(&point_b),
+        converged: gjk.converged,
+        iterations: gjk.iterations,
+    };
+    Ok(match gjk.outcome {
+        CoreOutcome::Separated {
+            distance,
+            point_a,
+            point_b,
+        } => {
+            let gap = distance - radius;
+            let normal = (point_b - point_a) / distance;
+            let surface_a = point_a + normal * pair.radius_a();
+            let surface_b = point_b - normal * pair.radius_b();
+            if gap <= N::zero() {
+                result(GjkStatus::Intersecting, N::zero(), surface_a, surface_b)
+            } else if gap > max_distance {
+                result(GjkStatus::BeyondLimit, gap, surface_a, surface_b)
+            } else {
+                result(GjkStatus::Separated, gap, surface_a, surface_b)
+            }
+        }
+        CoreOutcome::Intersecting { point_a, point_b, .. } => {
+            result(GjkStatus::Intersecting, N::zero(), point_a, point_b)
+        }
+        CoreOutcome::Beyond { lower_bound } => result(
+            GjkStatus::BeyondLimit,
+            lower_bound - radius,
+            Point3::origin(),
+            Point3::from(pair.b_origin()),
+        ),
+    })
+}
+
+/// The signed penetration of two convex shapes: depth (positive overlap,
+/// negative separation), normal from `a` to `b` and the witness points, or
+/// `None` when they are farther apart than `margin` (`>= 0`, `+inf`
+/// allowed).
+///
+/// Separated shapes are answered by GJK (the depth is minus the distance),
+/// overlapping ones by EPA on the cores plus the radii. Shapes within
+/// [`TOUCHING_EPSILONS`] `ε·scale` of touching go through EPA too, so that
+/// their normal comes from a face rather than from a rounding-sized
+/// vector: their depth is about zero, and may be a rounding-sized negative.
+/// When the Minkowski difference is flat (two zero-volume shapes touching,
+/// such as coplanar triangles) the depth is zero (plus the radii) along the
+/// flat set's normal nearest the direction from `a`'s origin to `b`'s.
+///
+/// Accuracy of the depth for overlaps: exact to rounding for polytope
+/// cores; for smooth shapes within about [`epa_relative_tolerance`] of it,
+/// relatively, when `converged`.
+///
+/// Errors: see the [module documentation](self); a negative or NaN margin
+/// is [`GeomError::InvalidParameter`]. Allocates two small `Vec`s when the
+/// cores overlap (EPA's polytope).
+pub fn penetration<N: Real>(
+    a: &dyn Shape<N>,
+    pose_a: &Isometry3<N>,
+    b: &dyn Shape<N>,
+    pose_b: &Isometry3<N>,
+    margin: N,
+) -> Result<Option<Penetration<N>>, GeomError> {
+    check_limit(margin, "margin")?;
+    let pair = MinkowskiPair::new(a, pose_a, b, pose_b)?;
+    let (radius_a, radius_b) = (pair.radius_a(), pair.radius_b());
+    let gjk = gjk_cores(&pair, margin + radius_a + radius_b)?;
+    let (core_depth, normal, core_a, core_b, converged, iterations) = match gjk.outcome {
+        CoreOutcome::Beyond { .. } => return Ok(None),
+        CoreOutcome::Separated {
+            distance,
+            point_a,
+            point_b,
+        } => (
+            -distance,
+            (point_b - point_a) / distance,
+            point_a,
+            point_b,
+            gjk.converged,
+            gjk.iterations,
+        ),
+        CoreOutcome::Intersecting {
+            simplex,
+            len,
+            point_a,
+            point_b,
+        } => {
+            let epa = epa_cores(&pair, &simplex[..len], point_a, point_b)?;
+            (
+                epa.depth,
+                epa.normal,
+                epa.point_a,
+                epa.point_b,
+                epa.converged,
+                gjk.iterations + epa.iterations,
+            )
+        }
+    };
+    let depth = core_depth + radius_a + radius_b;
+    if depth < -margin {
+        return Ok(None);
+    }
+    let world = pair.a_to_world();
+    Ok(Some(Penetration {
+        depth,
+        normal: world.vector_to_world(&normal),
+        point_a: world.point_to_world(&(core_a + normal * radius_a)),
+        point_b: world.point_to_world(&(core_b - normal * radius_b)),
+        converged,
+        iterations,
+    }))
+}
+
+/// The convex fallback's contact routine (signature of
+/// [`DispatchTable::set_convex_fallback`]): appends one manifold with one
+/// point from [`penetration`] when the shapes are within `margin`, and
+/// marks `out` approximate when GJK or EPA did not converge. Features are
+/// [`FeatureId::Unknown`].
+pub fn convex_contact<N: Real>(
+    a: &dyn Shape<N>,
+    pose_a: &Isometry3<N>,
+    b: &dyn Shape<N>,
+    pose_b: &Isometry3<N>,
+    margin: N,
+    out: &mut ContactManifolds<N>,
+) -> Result<(), GeomError> {
+    if let Some(contact) = penetration(a, pose_a, b, pose_b, margin)? {
+        out.push_manifold(contact.normal).points.push(ContactPoint {
+            point_a: contact.point_a,
+            point_b: contact.point_b,
+            depth: contact.depth,
+            feature_a: FeatureId::Unknown,
+            feature_b: FeatureId::Unknown,
+        });
+        if !contact.converged {
+            out.mark_approximate();
+        }
+    }
+    Ok(())
+}
+
+/// The convex fallback's closest-points routine (signature of
+/// [`DispatchTable::set_convex_fallback`]), from [`gjk_closest_points`]:
+/// `Intersecting` for overlapping or touching shapes, `WithinMargin` with
+/// the closest points when apart by at most `max_distance`, else
+/// `Disjoint`.
+pub fn convex_closest_points<N: Real>(
+    a: &dyn Shape<N>,
+    pose_a: &Isometry3<N>,
+    b: &dyn Shape<N>,
+    pose_b: &Isometry3<N>,
+    max_distance: N,
+) -> Result<ClosestPoints<N>, GeomError> {
+    let result = gjk_closest_points(a, pose_a, b, pose_b, max_distance)?;
+    Ok(match result.status {
+        GjkStatus::Intersecting => ClosestPoints::Intersecting,
+        GjkStatus::Separated => ClosestPoints::WithinMargin {
+            point_a: result.point_a,
+            point_b: result.point_b,
+        },
+        GjkStatus::BeyondLimit => ClosestPoints::Disjoint,
+    })
+}
+
+/// Installs [`convex_contact`] and [`convex_closest_points`] as `table`'s
+/// convex fallback.
+pub fn install_convex_fallback<N: Real>(table: &mut DispatchTable<N>) {
+    table.set_convex_fallback(convex_contact::<N>, convex_closest_points::<N>);
+}
