@@ -51,8 +51,25 @@ use nalgebra::{Isometry3, Point3};
 use crate::HeightField;
 
 /// Registers the heightfield's contact routines in `table` (each serves
-/// both orders): heightfield–sphere and heightfield–capsule.
+/// both orders): heightfield–sphere and heightfield–capsule, and the
+/// heightfield against any other convex shape
+/// ([`contact_heightfield_convex`]), whose triangle contacts come from a
+/// copy of `table` as it is now: call this after the primitive pairs and
+/// the convex fallback are registered.
 pub fn register_pairs<N: Real>(table: &mut DispatchTable<N>) {
+    let triangle_table = table.clone();
+    table.register_contact_with_any_convex(
+        ShapeKind::HeightField,
+        move |a, pose_a, b, pose_b, margin, out| {
+            let field = (a as &dyn std::any::Any).downcast_ref::<HeightField<N>>().ok_or(
+                geom_core::GeomError::Unsupported {
+                    a: a.kind(),
+                    b: b.kind(),
+                },
+            )?;
+            contact_heightfield_convex(field, pose_a, b, pose_b, margin, &triangle_table, out)
+        },
+    );
     table.register_contact(
         ShapeKind::HeightField,
         ShapeKind::Sphere,

@@ -1,0 +1,139 @@
+//! Spheres, capsules, boxes and a cylinder dropped on a heightfield and
+//! left to settle, with contacts from `geom::default_dispatcher()` and a
+//! small sequential-impulse solver (`sim.rs`).
+//!
+//! ```sh
+//! cargo run --release -p geom --example rigid_bodies [-- out/rigid_bodies.png]
+//! ```
+//!
+//! Prints each body's resting place and writes a PNG: on the left the
+//! centres' paths seen from the side over the ground's profile, on the
+//! right each body's height over time (they fall, bounce off each other
+//! and the bumps, and come to rest).
+
+mod sim;
+
+use std::fs::File;
+use std::io::BufWriter;
+use std::path::PathBuf;
+
+use geom::prelude::*;
+
+const STEP: f64 = 1.0 / 240.0;
+const SECONDS: f64 = 8.0;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let path = PathBuf::from(
+        std::env::args()
+            .nth(1)
+            .unwrap_or_else(|| "out/rigid_bodies.png".into()),
+    );
+    let mut world = sim::demo_world();
+    let steps = (SECONDS / STEP) as usize;
+    let mut paths: Vec<Vec<Point3<f64>>> = vec![Vec::with_capacity(steps); world.bodies.len()];
+    let started = std::time::Instant::now();
+    for _ in 0..steps {
+        world.step(STEP);
+        for (path, body) in paths.iter_mut().zip(&world.bodies) {
+            path.push(body.center());
+        }
+    }
+    let elapsed = started.elapsed();
+    println!(
+        "{steps} steps of {:.2} ms simulated in {:.2} s ({:.1} µs per step)",
+        STEP * 1e3,
+        elapsed.as_secs_f64(),
+        elapsed.as_secs_f64() * 1e6 / steps as f64
+    );
+    println!(
+        "{:<10} {:>22} {:>10} {:>12}",
+        "body", "rests at", "speed", "above ground"
+    );
+    for body in &world.bodies {
+        let c = body.center();
+        let ground = world.ground.surface_y_at(c.x, c.z).unwrap_or(f64::NAN);
+        println!(
+            "{:<10} ({:6.2}, {:5.2}, {:6.2}) {:10.2e} {:12.3}",
+            body.name,
+            c.x,
+            c.y,
+            c.z,
+            body.linear_velocity.norm(),
+            c.y - ground
+        );
+    }
+    println!(
+        "largest point speed {:.2e} m/s, deepest overlap {:.4} m, {} contacts",
+        world.max_point_speed(),
+        world.last_max_depth,
+        world.last_contact_count
+    );
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    write_plot(&path, &world, &paths)?;
+    println!("wrote {}", path.display());
+    Ok(())
+}
+
+const WIDTH: usize = 1200;
+const HEIGHT: usize = 450;
+const COLORS: [[u8; 3]; 11] = [
+    [230, 25, 75],
+    [60, 180, 75],
+    [0, 130, 200],
+    [245, 130, 48],
+    [145, 30, 180],
+    [70, 240, 240],
+    [240, 50, 230],
+    [128, 128, 0],
+    [0, 0, 128],
+    [170, 110, 40],
+    [0, 0, 0],
+];
+
+/// Two panels: side view (x, y) of the paths over the ground profile at
+/// z = 0, and height over time.
+fn write_plot(
+    path: &std::path::Path,
+    world: &sim::World,
+    paths: &[Vec<Point3<f64>>],
+) -> Result<(), Box<dyn std::error::Error>> {
+    let mut pixels = vec![[255u8; 3]; WIDTH * HEIGHT];
+    let panel = WIDTH / 2;
+    let mut plot = |x: f64, y: f64, (x0, x1, y0, y1): (f64, f64, f64, f64), left: usize, color: [u8; 3]| {
+        let px = left as f64 + 20.0 + (x - x0) / (x1 - x0) * (panel as f64 - 40.0);
+        let py = HEIGHT as f64 - 20.0 - (y - y0) / (y1 - y0) * (HEIGHT as f64 - 40.0);
+        if px >= 0.0 && py >= 0.0 && (px as usize) < WIDTH && (py as usize) < HEIGHT {
+            for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+                let (u, v) = (px as usize + dx, py as usize + dy);
+                if u < WIDTH && v < HEIGHT {
+                    pixels[v * WIDTH + u] = color;
+                }
+            }
+        }
+    };
+    let side = (-8.0, 8.0, -0.5, 6.5);
+    for k in 0..2000 {
+        let x = side.0 + (side.1 - side.0) * k as f64 / 1999.0;
+        if let Some(y) = world.ground.surface_y_at(x, 0.0) {
+            plot(x, y, side, 0, [120, 120, 120]);
+        }
+    }
+    let time = (0.0, SECONDS, -0.5, 6.5);
+    for (b, body_path) in paths.iter().enumerate() {
+        for (k, p) in body_path.iter().enumerate() {
+            plot(p.x, p.y, side, 0, COLORS[b % COLORS.len()]);
+            plot(k as f64 * STEP, p.y, time, panel, COLORS[b % COLORS.len()]);
+        }
+    }
+    for y in 0..HEIGHT {
+        pixels[y * WIDTH + panel] = [0, 0, 0];
+    }
+    let mut encoder = png::Encoder::new(BufWriter::new(File::create(path)?), WIDTH as u32, HEIGHT as u32);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    let mut writer = encoder.write_header()?;
+    writer.write_image_data(pixels.as_flattened())?;
+    Ok(())
+}

@@ -1,0 +1,480 @@
+//! A small impulse-based rigid-body world over a heightfield, written
+//! against geom's public API only: every contact comes from
+//! `geom::default_dispatcher()`.
+//!
+//! The solver is the usual sequential-impulse scheme (Catto, "Iterative
+//! Dynamics with Temporal Coherence", GDC 2005): per step, gravity, then
+//! contacts within a speculative margin, then `iterations` passes over
+//! every contact point applying a clamped normal impulse (the accumulated
+//! impulse stays >= 0) and Coulomb friction on two tangents, then
+//! semi-implicit Euler integration. A contact that is still apart lets the
+//! bodies close the gap in this step and no more (speculative contacts:
+//! nothing tunnels at these speeds); an overlapping one is pushed apart by
+//! a fraction of its depth beyond a small slop (Baumgarte).
+
+use geom::core::nalgebra::Matrix3;
+use geom::prelude::*;
+
+/// One moving body: a shape, its pose and velocities, and mass properties
+/// (uniform density, principal axes along the shape's local axes).
+#[derive(Debug)]
+pub struct Body {
+    /// A label for reports.
+    pub name: String,
+    /// The shape in its local frame (centre of mass at the origin).
+    pub shape: Box<dyn Shape<f64>>,
+    /// Local-to-world pose.
+    pub pose: Isometry3<f64>,
+    /// Velocity of the centre of mass.
+    pub linear_velocity: Vector3<f64>,
+    /// Angular velocity, world frame.
+    pub angular_velocity: Vector3<f64>,
+    inverse_mass: f64,
+    /// Inverse principal moments, local frame.
+    inverse_inertia: Vector3<f64>,
+}
+
+impl Body {
+    fn new(
+        name: String,
+        shape: Box<dyn Shape<f64>>,
+        mass: f64,
+        inertia: Vector3<f64>,
+        pose: Isometry3<f64>,
+    ) -> Self {
+        Body {
+            name,
+            shape,
+            pose,
+            linear_velocity: Vector3::zeros(),
+            angular_velocity: Vector3::zeros(),
+            inverse_mass: 1.0 / mass,
+            inverse_inertia: inertia.map(|i| 1.0 / i),
+        }
+    }
+
+    /// A solid ball of unit density.
+    pub fn sphere(name: &str, radius: f64, pose: Isometry3<f64>) -> Self {
+        let mass = 4.0 / 3.0 * std::f64::consts::PI * radius.powi(3);
+        let moment = 0.4 * mass * radius * radius;
+        Body::new(
+            name.into(),
+            Box::new(Sphere::new(radius)),
+            mass,
+            Vector3::repeat(moment),
+            pose,
+        )
+    }
+
+    /// A capsule along its local y axis (`half_height` from the centre to
+    /// each end of the core segment), unit density; moments of the
+    /// cylinder plus two half-balls, each taken about the centre.
+    pub fn capsule(name: &str, radius: f64, half_height: f64, pose: Isometry3<f64>) -> Self {
+        use std::f64::consts::PI;
+        let cylinder_mass = PI * radius * radius * 2.0 * half_height;
+        let ball_mass = 4.0 / 3.0 * PI * radius.powi(3);
+        let mass = cylinder_mass + ball_mass;
+        let axial = 0.5 * cylinder_mass * radius * radius + 0.4 * ball_mass * radius * radius;
+        let cylinder_across =
+            cylinder_mass * (3.0 * radius * radius + 4.0 * half_height * half_height) / 12.0;
+        // Two half-balls, their centres of mass 3r/8 past the segment ends.
+        let offset = half_height + 0.375 * radius;
+        let ball_across =
+            0.4 * ball_mass * radius * radius + ball_mass * (offset * offset - (0.375 * radius).powi(2));
+        let across = cylinder_across + ball_across;
+        let shape = Capsule::from_points(
+            Point3::new(0.0, -half_height, 0.0),
+            Point3::new(0.0, half_height, 0.0),
+            radius,
+        );
+        Body::new(
+            name.into(),
+            Box::new(shape),
+            mass,
+            Vector3::new(across, axial, across),
+            pose,
+        )
+    }
+
+    /// A box of unit density.
+    pub fn cuboid(name: &str, half_extents: Vector3<f64>, pose: Isometry3<f64>) -> Self {
+        let size = half_extents * 2.0;
+        let mass = size.x * size.y * size.z;
+        let inertia = Vector3::new(
+            size.y * size.y + size.z * size.z,
+            size.x * size.x + size.z * size.z,
+            size.x * size.x + size.y * size.y,
+        ) * (mass / 12.0);
+        Body::new(
+            name.into(),
+            Box::new(Cuboid::new(half_extents)),
+            mass,
+            inertia,
+            pose,
+        )
+    }
+
+    /// A capped cylinder along its local y axis, unit density.
+    pub fn cylinder(name: &str, radius: f64, half_height: f64, pose: Isometry3<f64>) -> Self {
+        let mass = std::f64::consts::PI * radius * radius * 2.0 * half_height;
+        let axial = 0.5 * mass * radius * radius;
+        let across = mass * (3.0 * radius * radius + 4.0 * half_height * half_height) / 12.0;
+        let shape = Cylinder::from_points(
+            Point3::new(0.0, -half_height, 0.0),
+            Point3::new(0.0, half_height, 0.0),
+            radius,
+        );
+        Body::new(
+            name.into(),
+            Box::new(shape),
+            mass,
+            Vector3::new(across, axial, across),
+            pose,
+        )
+    }
+
+    /// The centre of mass, world frame.
+    pub fn center(&self) -> Point3<f64> {
+        Point3::from(self.pose.translation.vector)
+    }
+
+    /// `I⁻¹` in world axes: `R diag(I⁻¹) Rᵀ`.
+    fn inverse_inertia_world(&self) -> Matrix3<f64> {
+        let rotation = self.pose.rotation.to_rotation_matrix();
+        rotation.matrix() * Matrix3::from_diagonal(&self.inverse_inertia) * rotation.matrix().transpose()
+    }
+
+    /// The velocity of the body's material point at world `point`.
+    fn velocity_at(&self, point: &Point3<f64>) -> Vector3<f64> {
+        self.linear_velocity + self.angular_velocity.cross(&(point - self.center()))
+    }
+}
+
+/// Solver settings (SI units: metres, seconds).
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    /// Gravity.
+    pub gravity: Vector3<f64>,
+    /// Velocity passes over the contacts per step.
+    pub iterations: usize,
+    /// Contacts are gathered this far apart (speculative contacts).
+    pub margin: f64,
+    /// Overlap tolerated without correction.
+    pub slop: f64,
+    /// Fraction of the overlap beyond `slop` removed per step.
+    pub baumgarte: f64,
+    /// Coulomb friction coefficient.
+    pub friction: f64,
+    /// Rolling resistance: the largest resisting torque per unit normal
+    /// impulse, in metres (Box2D v3's rolling resistance).
+    pub rolling_resistance: f64,
+    /// Linear and angular damping rates, per second.
+    pub damping: (f64, f64),
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            gravity: Vector3::new(0.0, -9.81, 0.0),
+            iterations: 16,
+            margin: 0.05,
+            slop: 0.005,
+            baumgarte: 0.2,
+            friction: 0.6,
+            rolling_resistance: 0.02,
+            damping: (0.05, 0.3),
+        }
+    }
+}
+
+/// One contact point as a velocity constraint.
+#[derive(Clone, Copy, Debug)]
+struct Constraint {
+    /// `None` for the ground.
+    body_a: Option<usize>,
+    body_b: usize,
+    /// Unit normal from `a` to `b`.
+    normal: Vector3<f64>,
+    tangents: [Vector3<f64>; 2],
+    point: Point3<f64>,
+    /// The velocity along the normal the step must reach at least.
+    target_normal_velocity: f64,
+    normal_mass: f64,
+    tangent_mass: [f64; 2],
+    normal_impulse: f64,
+    tangent_impulse: [f64; 2],
+    rolling_impulse: Vector3<f64>,
+}
+
+/// Bodies over a static heightfield.
+#[derive(Debug)]
+pub struct World {
+    /// The ground (static, identity pose).
+    pub ground: HeightField<f64>,
+    /// The moving bodies.
+    pub bodies: Vec<Body>,
+    /// Solver settings.
+    pub settings: Settings,
+    dispatcher: DispatchTable<f64>,
+    manifolds: ContactManifolds<f64>,
+    constraints: Vec<Constraint>,
+    /// Contact points gathered in the last step.
+    pub last_contact_count: usize,
+    /// The largest overlap seen in the last step's contacts.
+    pub last_max_depth: f64,
+}
+
+/// Two unit vectors completing `n` to an orthonormal frame.
+fn tangents_of(n: &Vector3<f64>) -> [Vector3<f64>; 2] {
+    let helper = if n.x.abs() < 0.6 {
+        Vector3::x()
+    } else {
+        Vector3::y()
+    };
+    let t1 = n.cross(&helper).normalize();
+    [t1, n.cross(&t1)]
+}
+
+impl World {
+    /// A world with the default settings and dispatcher.
+    pub fn new(ground: HeightField<f64>, bodies: Vec<Body>) -> Self {
+        World {
+            ground,
+            bodies,
+            settings: Settings::default(),
+            dispatcher: geom::default_dispatcher(),
+            manifolds: ContactManifolds::new(),
+            constraints: Vec::new(),
+            last_contact_count: 0,
+            last_max_depth: 0.0,
+        }
+    }
+
+    /// Advances the world by `dt` seconds.
+    pub fn step(&mut self, dt: f64) {
+        let settings = self.settings;
+        for body in &mut self.bodies {
+            body.linear_velocity += settings.gravity * dt;
+            body.linear_velocity /= 1.0 + settings.damping.0 * dt;
+            body.angular_velocity /= 1.0 + settings.damping.1 * dt;
+        }
+        self.gather_contacts(dt);
+        for _ in 0..settings.iterations {
+            for k in 0..self.constraints.len() {
+                self.solve(k);
+            }
+        }
+        for body in &mut self.bodies {
+            body.pose.translation.vector += body.linear_velocity * dt;
+            let turn = UnitQuaternion::from_scaled_axis(body.angular_velocity * dt);
+            body.pose.rotation = UnitQuaternion::new_normalize(*(turn * body.pose.rotation).quaternion());
+        }
+    }
+
+    /// Contacts of every body with the ground and of every pair of bodies
+    /// whose boxes come within the margin, as constraints.
+    fn gather_contacts(&mut self, dt: f64) {
+        let margin = self.settings.margin;
+        self.constraints.clear();
+        self.last_contact_count = 0;
+        self.last_max_depth = 0.0;
+        let ground_pose = Isometry3::identity();
+        for b in 0..self.bodies.len() {
+            let body = &self.bodies[b];
+            self.dispatcher
+                .contact(
+                    &self.ground,
+                    &ground_pose,
+                    body.shape.as_ref(),
+                    &body.pose,
+                    margin,
+                    &mut self.manifolds,
+                )
+                .expect("every body shape has a heightfield routine");
+            self.add_constraints(None, b, dt);
+        }
+        for a in 0..self.bodies.len() {
+            for b in a + 1..self.bodies.len() {
+                let (body_a, body_b) = (&self.bodies[a], &self.bodies[b]);
+                let box_a = body_a.shape.aabb(&body_a.pose).loosened(margin);
+                if !box_a.intersects(&body_b.shape.aabb(&body_b.pose)) {
+                    continue;
+                }
+                self.dispatcher
+                    .contact(
+                        body_a.shape.as_ref(),
+                        &body_a.pose,
+                        body_b.shape.as_ref(),
+                        &body_b.pose,
+                        margin,
+                        &mut self.manifolds,
+                    )
+                    .expect("every pair of body shapes has a routine");
+                self.add_constraints(Some(a), b, dt);
+            }
+        }
+    }
+
+    fn add_constraints(&mut self, body_a: Option<usize>, body_b: usize, dt: f64) {
+        let settings = self.settings;
+        for (normal, point) in self.manifolds.points() {
+            self.last_contact_count += 1;
+            self.last_max_depth = self.last_max_depth.max(point.depth);
+            let at = Point3::from((point.point_a.coords + point.point_b.coords) * 0.5);
+            let tangents = tangents_of(normal);
+            let mass_along = |direction: &Vector3<f64>| {
+                let mut inverse = 0.0;
+                for body in body_a
+                    .iter()
+                    .map(|&a| &self.bodies[a])
+                    .chain([&self.bodies[body_b]])
+                {
+                    let r = at - body.center();
+                    let rn = r.cross(direction);
+                    inverse += body.inverse_mass + rn.dot(&(body.inverse_inertia_world() * rn));
+                }
+                1.0 / inverse
+            };
+            let target_normal_velocity = if point.depth > 0.0 {
+                settings.baumgarte * (point.depth - settings.slop).max(0.0) / dt
+            } else {
+                point.depth / dt
+            };
+            self.constraints.push(Constraint {
+                body_a,
+                body_b,
+                normal: *normal,
+                tangents,
+                point: at,
+                target_normal_velocity,
+                normal_mass: mass_along(normal),
+                tangent_mass: [mass_along(&tangents[0]), mass_along(&tangents[1])],
+                normal_impulse: 0.0,
+                tangent_impulse: [0.0; 2],
+                rolling_impulse: Vector3::zeros(),
+            });
+        }
+    }
+
+    /// The velocity of `b` relative to `a` at the constraint's point.
+    fn relative_velocity(&self, c: &Constraint) -> Vector3<f64> {
+        let vb = self.bodies[c.body_b].velocity_at(&c.point);
+        let va = c
+            .body_a
+            .map_or(Vector3::zeros(), |a| self.bodies[a].velocity_at(&c.point));
+        vb - va
+    }
+
+    /// Applies `impulse` to `b` at the point and its opposite to `a`.
+    fn apply(&mut self, c: &Constraint, impulse: Vector3<f64>) {
+        let mut push = |index: usize, impulse: Vector3<f64>| {
+            let body = &mut self.bodies[index];
+            let r = c.point - body.center();
+            body.linear_velocity += impulse * body.inverse_mass;
+            body.angular_velocity += body.inverse_inertia_world() * r.cross(&impulse);
+        };
+        push(c.body_b, impulse);
+        if let Some(a) = c.body_a {
+            push(a, -impulse);
+        }
+    }
+
+    fn solve(&mut self, k: usize) {
+        let mut c = self.constraints[k];
+        let vn = self.relative_velocity(&c).dot(&c.normal);
+        let total = (c.normal_impulse + c.normal_mass * (c.target_normal_velocity - vn)).max(0.0);
+        let delta = total - c.normal_impulse;
+        c.normal_impulse = total;
+        self.apply(&c, c.normal * delta);
+        let limit = self.settings.friction * c.normal_impulse;
+        for t in 0..2 {
+            let vt = self.relative_velocity(&c).dot(&c.tangents[t]);
+            let total = (c.tangent_impulse[t] - c.tangent_mass[t] * vt).clamp(-limit, limit);
+            let delta = total - c.tangent_impulse[t];
+            c.tangent_impulse[t] = total;
+            self.apply(&c, c.tangents[t] * delta);
+        }
+        self.resist_rolling(&mut c);
+        self.constraints[k] = c;
+    }
+
+    /// An angular impulse against the bodies' relative spin, its
+    /// accumulated size at most `rolling_resistance` times the normal
+    /// impulse: balls stop rolling on gentle slopes as real ones do.
+    fn resist_rolling(&mut self, c: &mut Constraint) {
+        let spin_a = c
+            .body_a
+            .map_or(Vector3::zeros(), |a| self.bodies[a].angular_velocity);
+        let relative = self.bodies[c.body_b].angular_velocity - spin_a;
+        let Some(axis) = relative.try_normalize(1e-12) else {
+            return;
+        };
+        let mut inverse_inertia = self.bodies[c.body_b].inverse_inertia_world();
+        if let Some(a) = c.body_a {
+            inverse_inertia += self.bodies[a].inverse_inertia_world();
+        }
+        let mass = 1.0 / axis.dot(&(inverse_inertia * axis));
+        let limit = self.settings.rolling_resistance * c.normal_impulse;
+        let wanted = c.rolling_impulse - axis * (mass * relative.norm());
+        let total = if wanted.norm() > limit {
+            wanted * (limit / wanted.norm())
+        } else {
+            wanted
+        };
+        let delta = total - c.rolling_impulse;
+        c.rolling_impulse = total;
+        let body = &mut self.bodies[c.body_b];
+        body.angular_velocity += body.inverse_inertia_world() * delta;
+        if let Some(a) = c.body_a {
+            let body = &mut self.bodies[a];
+            body.angular_velocity -= body.inverse_inertia_world() * delta;
+        }
+    }
+
+    /// The fastest speed of any body's material point, bounded by
+    /// `|v| + |ω|·(bounding radius)`.
+    pub fn max_point_speed(&self) -> f64 {
+        self.bodies
+            .iter()
+            .map(|b| {
+                b.linear_velocity.norm() + b.angular_velocity.norm() * b.shape.local_aabb().origin_reach()
+            })
+            .fold(0.0, f64::max)
+    }
+}
+
+/// The scene of the example and its test: a bowl of rolling bumps,
+/// 24 m × 24 m, and eleven bodies dropped from 2–6 m, some onto others.
+pub fn demo_world() -> World {
+    let (rows, cols, cell) = (49, 49, 0.5);
+    let origin = Point3::new(-12.0, 0.0, -12.0);
+    let mut heights = Vec::with_capacity(rows * cols);
+    for i in 0..rows {
+        for j in 0..cols {
+            let (x, z) = (origin.x + i as f64 * cell, origin.z + j as f64 * cell);
+            heights.push(0.012 * (x * x + z * z) + 0.25 * (0.8 * x).sin() * (0.6 * z).cos());
+        }
+    }
+    let ground = HeightField::try_from_desc(HeightFieldDesc::new(origin, [cell, cell], rows, cols, heights))
+        .expect("valid ground");
+    let at = |x: f64, y: f64, z: f64, tilt: f64| {
+        Isometry3::from_parts(
+            Translation3::new(x, y, z),
+            UnitQuaternion::from_euler_angles(tilt, 0.7 * tilt, 0.3 * tilt),
+        )
+    };
+    let bodies = vec![
+        Body::sphere("sphere 1", 0.4, at(-3.0, 3.0, -2.0, 0.0)),
+        Body::sphere("sphere 2", 0.3, at(2.5, 4.0, 1.0, 0.0)),
+        Body::sphere("sphere 3", 0.5, at(0.2, 2.5, 3.5, 0.0)),
+        Body::sphere("sphere 4", 0.35, at(0.0, 5.5, 0.2, 0.0)),
+        Body::capsule("capsule 1", 0.25, 0.5, at(-1.0, 3.0, 0.0, 1.2)),
+        Body::capsule("capsule 2", 0.3, 0.4, at(3.5, 2.5, -2.5, 0.4)),
+        Body::capsule("capsule 3", 0.2, 0.6, at(0.1, 4.5, 0.0, 0.9)),
+        Body::cuboid("box 1", Vector3::new(0.4, 0.3, 0.5), at(1.5, 3.0, -1.0, 0.5)),
+        Body::cuboid("box 2", Vector3::new(0.3, 0.3, 0.3), at(-2.0, 4.0, 2.5, 0.8)),
+        Body::cuboid("box 3", Vector3::new(0.6, 0.2, 0.4), at(0.0, 2.0, 0.0, 0.2)),
+        Body::cylinder("cylinder", 0.35, 0.4, at(-0.5, 6.0, -3.0, 0.6)),
+    ];
+    World::new(ground, bodies)
+}

@@ -1,0 +1,57 @@
+//! The rigid-body example's world settles: no body tunnels under the
+//! ground, none explodes, and at rest none jitters.
+
+#[path = "../examples/rigid_bodies/sim.rs"]
+#[allow(dead_code)]
+mod sim;
+
+const STEP: f64 = 1.0 / 240.0;
+
+#[test]
+fn bodies_dropped_on_a_heightfield_come_to_rest_above_it() {
+    let mut world = sim::demo_world();
+    let mut lowest_clearance = f64::INFINITY;
+    let mut fastest = 0.0f64;
+    for step in 0..(8.0 / STEP) as usize {
+        world.step(STEP);
+        fastest = fastest.max(world.max_point_speed());
+        for body in &world.bodies {
+            // The body's lowest point against the ground under it.
+            let lowest = body
+                .shape
+                .support(&body.pose, &-geom::prelude::Vector3::y())
+                .unwrap();
+            if let Some(ground) = world.ground.surface_y_at(lowest.x, lowest.z) {
+                lowest_clearance = lowest_clearance.min(lowest.y - ground);
+            }
+            let c = body.center();
+            let under = world.ground.surface_y_at(c.x, c.z).unwrap();
+            assert!(
+                c.y > under,
+                "step {step}: {} fell through ({c:?}, ground {under})",
+                body.name
+            );
+        }
+    }
+    // Nothing exploded: no point ever faster than the fall from 6 m allows
+    // (√(2·9.81·6) ≈ 10.9 m/s), with room for spin.
+    assert!(fastest < 20.0, "fastest point speed {fastest}");
+    // Resting contacts overlap by about the solver's slop, never much more.
+    assert!(lowest_clearance > -0.05, "deepest sinking {lowest_clearance}");
+    // At rest: the last second barely moves anything.
+    let before: Vec<_> = world.bodies.iter().map(|b| b.pose).collect();
+    for _ in 0..240 {
+        world.step(STEP);
+    }
+    for (body, pose) in world.bodies.iter().zip(before) {
+        let moved = (body.pose.translation.vector - pose.translation.vector).norm();
+        let turned = body.pose.rotation.angle_to(&pose.rotation);
+        assert!(
+            moved < 0.01 && turned < 0.02,
+            "{} still moving: {moved} m, {turned} rad",
+            body.name
+        );
+        let speed = body.linear_velocity.norm();
+        assert!(speed < 0.02, "{} jitters at {speed} m/s", body.name);
+    }
+}
