@@ -288,6 +288,10 @@ pub fn contact_capsule_cuboid<N: Real>(
             let Some((normal, depth, edge_axis)) = least_penetration_axis(&p0, &p1, &h, r) else {
                 return;
             };
+            // Rounding can make a barely separated core look touching.
+            if !within_margin(depth, margin) {
+                return;
+            }
             let manifold = out.push_manifold(normal);
             match edge_axis {
                 None => {

@@ -158,11 +158,17 @@ pub(crate) fn perpendicular<N: Real>(axis: &Vector3<N>, fallback: Vector3<N>) ->
     }
 }
 
-/// `v / |v|` when that is a finite unit vector.
+/// `v / |v|` when that is a finite unit vector. Scaled by the largest
+/// component first, so tiny (even subnormal) vectors still have a
+/// direction.
 pub(crate) fn try_unit<N: Real>(v: &Vector3<N>) -> Option<Vector3<N>> {
-    let length = v.norm();
-    let unit = v / length;
-    (length > N::zero() && unit.iter().all(|c| c.is_finite())).then_some(unit)
+    let largest = v.amax();
+    if !(largest > N::zero() && largest.is_finite()) {
+        return None;
+    }
+    let scaled = v / largest;
+    let unit = scaled / scaled.norm();
+    unit.iter().all(|c| c.is_finite()).then_some(unit)
 }
 
 /// Whether `(pose_a, key_a)` comes first in the canonical order of two

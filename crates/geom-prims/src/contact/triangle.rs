@@ -261,6 +261,10 @@ pub fn contact_capsule_triangle<N: Real>(
                 .inverse_transform_vector(&(pose_a.rotation * Vector3::y()));
             let (normal, depth, axis) = least_penetration_capsule_triangle(&p0, &p1, r, b)
                 .unwrap_or_else(|| (touching_normal(b, fallback), r, TriangleAxis::Other));
+            // Rounding can make a barely separated core look touching.
+            if !within_margin(depth, margin) {
+                return;
+            }
             let manifold = out.push_manifold(normal);
             let clipped = match (axis, face_unit) {
                 (TriangleAxis::Face, Some(n)) => {
