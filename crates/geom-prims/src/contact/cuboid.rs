@@ -7,7 +7,7 @@
 //! (box faces and axis × box edges, Ericson RTCD §4.4 / §5.2.1).
 
 use geom_core::distance::closest_points_segment_segment;
-use geom_core::{ClosestPoints, ContactManifolds, ContactPoint, FeatureId, Real, lit};
+use geom_core::{ClosestPoints, ContactManifolds, ContactPoint, FeatureId, Ray, Real, Shape, lit};
 use nalgebra::{Isometry3, Point3, Vector3};
 
 use super::{relative_pose, try_unit, within_distance, within_margin};
@@ -173,7 +173,7 @@ pub(crate) fn clip_segment_to_slabs<N: Real>(
 /// ([`closest_points_segment_segment`]): a segment point against a face
 /// interior can only be closest when the segment is parallel to the face,
 /// and then an end or an edge ties with it.
-pub(crate) fn closest_points_segment_cuboid<N: Real>(
+pub fn closest_points_segment_cuboid<N: Real>(
     p0: &Point3<N>,
     p1: &Point3<N>,
     h: &Vector3<N>,
@@ -232,8 +232,9 @@ pub(crate) const FACE_BIAS: f64 = 0.02;
 /// - Core meeting the box: the separating axis of least penetration among
 ///   the 3 face normals and the 3 `axis × edge` directions (edge axes must
 ///   be 2% shallower to win). A face axis clips the core to that face and
-///   reports each clipped end with its own depth (`r` plus its depth below
-///   the face); an edge axis reports the closest points of the core and
+///   reports the clipped ends with their own depths (`r` plus the depth
+///   below the face): both when the core lies within a sine of `1e-2` of
+///   the face, else the deeper one; an edge axis reports the closest points of the core and
 ///   that box edge with the axis' depth.
 /// - A zero-length capsule is a sphere (one point).
 ///
@@ -356,10 +357,33 @@ pub(crate) fn to_world<N: Real>(pose: &Isometry3<N>, out: &mut ContactManifolds<
     }
 }
 
+/// How far the ray from the core point `on_core` along the unit `normal`
+/// runs inside the capsule (core `p0 p1`, radius `r`) before leaving it:
+/// `r` unless more of the core lies ahead (a clipped end in the middle of
+/// a tilted core), so that `on_core + normal · reach` is a surface point.
+pub(crate) fn capsule_exit<N: Real>(
+    p0: &Point3<N>,
+    p1: &Point3<N>,
+    r: N,
+    on_core: &Point3<N>,
+    normal: &Vector3<N>,
+) -> N {
+    let capsule = Capsule {
+        a: *p0,
+        b: *p1,
+        radius: r,
+    };
+    let far = N::max_value().unwrap_or_else(N::one);
+    capsule
+        .ray_cast_local(&Ray::new(*on_core, *normal), far, false)
+        .map_or(r, |hit| hit.t.max(r))
+}
+
 /// Clips the core `p0 + t·d` to the box face across `axis` that faces the
 /// capsule (outward normal `−normal`), pushing each clipped end with depth
-/// `r − height` above the face when `>= -margin`. Returns whether any
-/// point was pushed.
+/// `reach − height` above the face ([`capsule_exit`]) when `>= -margin` (both ends only when the
+/// core lies within a sine of `1e-2` of the face, else the deeper one).
+/// Returns whether any point was pushed.
 #[allow(clippy::too_many_arguments)]
 fn push_face_clip<N: Real>(
     p0: &Point3<N>,
@@ -381,8 +405,15 @@ fn push_face_clip<N: Real>(
         N::one()
     };
     let face = FeatureId::Face(2 * axis as u32 + u32::from(side > N::zero()));
-    let ends = if high > low {
+    let height_at = |t: N| side * (p0[axis] + d[axis] * t) - h[axis];
+    // Both ends only for a core lying flat on the face; otherwise the
+    // deeper one (the other's point would sit inside the capsule).
+    let sine = lit::<N>(FLAT_SINE);
+    let flat = d[axis] * d[axis] <= sine * sine * d.norm_squared();
+    let ends = if high > low && flat {
         [Some(low), Some(high)]
+    } else if height_at(high) < height_at(low) {
+        [Some(high), None]
     } else {
         [Some(low), None]
     };
@@ -390,13 +421,14 @@ fn push_face_clip<N: Real>(
     let mut pushed = false;
     for t in ends.into_iter().flatten() {
         let end = p0 + d * t;
-        let height = side * end[axis] - h[axis];
-        let depth = r - height;
+        let height = height_at(t);
+        let reach = capsule_exit(p0, &(p0 + d), r, &end, normal);
+        let depth = reach - height;
         if depth >= -margin {
             let mut on_face = end;
             on_face[axis] = side * h[axis];
             manifold.points.push(ContactPoint {
-                point_a: end + normal * r,
+                point_a: end + normal * reach,
                 point_b: on_face,
                 depth,
                 feature_a: capsule_feature(t, has_length),

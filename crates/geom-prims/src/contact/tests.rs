@@ -1118,3 +1118,69 @@ fn closest_points_agree_with_contacts() {
         }
     }
 }
+
+#[test]
+fn capsule_box_overlapping_against_brute_force_axes() {
+    let table = table64();
+    let mut rng = TestRng::new(13);
+    let directions = sphere_directions(4000);
+    let (mut overlapping, mut exact_depths) = (0, 0);
+    for _ in 0..600 {
+        let (pose_a, pose_b) = (random_pose(&mut rng, 0.8), random_pose(&mut rng, 0.8));
+        let capsule = random_capsule(&mut rng);
+        let h = Vector3::new(
+            rng.uniform(0.1, 1.0),
+            rng.uniform(0.1, 1.0),
+            rng.uniform(0.1, 1.0),
+        );
+        let core = [pose_a * capsule.a, pose_a * capsule.b];
+        let boxed = corners(&h, &pose_b);
+        if sampled_segment_box_distance(&core[0], &core[1], &h, &pose_b) > 0.0 {
+            continue;
+        }
+        // Independent: box axes and core × box axes, in world space.
+        let d = core[1] - core[0];
+        let mut axes: Vec<Vector3<f64>> = (0..3).map(|k| pose_b.rotation * Vector3::ith(k, 1.0)).collect();
+        for k in 0..3 {
+            let c = d.cross(&(pose_b.rotation * Vector3::ith(k, 1.0)));
+            if c.norm() > 1e-6 {
+                axes.push(c.normalize());
+            }
+        }
+        let exact = axes
+            .iter()
+            .map(|axis| overlap(&core, &boxed, axis))
+            .fold(f64::INFINITY, f64::min)
+            + capsule.radius;
+        let sampled = directions
+            .iter()
+            .map(|axis| overlap(&core, &boxed, axis))
+            .fold(f64::INFINITY, f64::min)
+            + capsule.radius;
+        assert!(exact <= sampled + 1e-12);
+        let out = contact(&table, &capsule, &pose_a, &Cuboid::new(h), &pose_b, 0.0);
+        let depth = max_depth(&out).unwrap();
+        overlapping += 1;
+        assert!(
+            depth >= exact - 1e-9 && depth <= exact * 1.02 + 1e-9,
+            "{depth} vs {exact}"
+        );
+        exact_depths += usize::from((depth - exact).abs() <= 1e-9);
+        let m = &out.as_slice()[0];
+        for p in &m.points {
+            assert!(
+                box_signed_distance(&h, &pose_b, &p.point_b).abs() <= 1e-9,
+                "{p:?}"
+            );
+            let surface = Capsule::from_points(core[0], core[1], capsule.radius)
+                .distance_local(&p.point_a)
+                .unwrap();
+            assert!(surface.abs() <= 1e-9, "{surface}");
+        }
+    }
+    assert!(overlapping > 100, "{overlapping}");
+    assert!(
+        exact_depths * 10 >= overlapping * 8,
+        "{exact_depths} of {overlapping}"
+    );
+}

@@ -13,7 +13,7 @@ use geom_core::distance::{
 use geom_core::{ContactManifolds, ContactPoint, FeatureId, Real, lit};
 use nalgebra::{Isometry3, Point3, Vector3};
 
-use super::cuboid::{FACE_BIAS, capsule_feature, to_world};
+use super::cuboid::{FACE_BIAS, capsule_exit, capsule_feature, to_world};
 use super::polytope::{Polytope, contact_polytopes};
 use super::{perpendicular, relative_pose, try_unit, within_margin};
 use crate::{Capsule, Cuboid, Sphere, Triangle};
@@ -141,8 +141,10 @@ fn clip_segment_to_prism<N: Real>(
 }
 
 /// Pushes the ends of the capsule core clipped to the triangle's prism,
-/// each with depth `r − height` over the face (on the capsule's side,
-/// `−normal`), when `>= -margin`. Returns whether any was pushed.
+/// each with depth `reach − height`, its height over the face on the
+/// capsule's side and its reach ([`capsule_exit`]), when `>= -margin`
+/// (both ends only when the core lies within a sine of `1e-2` of the
+/// plane, else the deeper one). Returns whether any was pushed.
 #[allow(clippy::too_many_arguments)]
 fn push_prism_clip<N: Real>(
     p0: &Point3<N>,
@@ -164,19 +166,28 @@ fn push_prism_clip<N: Real>(
     };
     let feature_b = FeatureId::Face(u32::from(side != *face_unit));
     let has_length = *d != Vector3::zeros();
-    let ends = if high > low {
+    let height_at = |t: N| side.dot(&(p0 + d * t - triangle.a));
+    // Both ends only for a core lying flat on the face; otherwise the
+    // deeper one (the other's point would sit inside the capsule).
+    let sine = lit::<N>(FLAT_SINE);
+    let along = d.dot(face_unit);
+    let flat = along * along <= sine * sine * d.norm_squared();
+    let ends = if high > low && flat {
         [Some(low), Some(high)]
+    } else if height_at(high) < height_at(low) {
+        [Some(high), None]
     } else {
         [Some(low), None]
     };
     let mut pushed = false;
     for t in ends.into_iter().flatten() {
         let end = p0 + d * t;
-        let height = side.dot(&(end - triangle.a));
-        let depth = r - height;
+        let height = height_at(t);
+        let reach = capsule_exit(p0, &(p0 + d), r, &end, &-side);
+        let depth = reach - height;
         if depth >= -margin {
             manifold.points.push(ContactPoint {
-                point_a: end - side * r,
+                point_a: end - side * reach,
                 point_b: end - side * height,
                 depth,
                 feature_a: capsule_feature(t, has_length),
@@ -199,7 +210,8 @@ fn push_prism_clip<N: Real>(
 /// - Core meeting the triangle: the axis of least penetration among the
 ///   face normal, `d × e_k`, `e_k × n` and `d × n` (the face is preferred
 ///   unless another axis is 2% shallower). The face axis clips the core
-///   to the prism (each end with its own depth); an edge axis reports the
+///   to the prism (both ends with their own depths when lying within a
+///   sine of `1e-2` of the plane, else the deeper end); an edge axis reports the
 ///   closest points of the core and that edge; an in-plane axis the
 ///   capsule's and the triangle's support points.
 ///
