@@ -178,6 +178,82 @@ impl<N: Real> ContactManifolds<N> {
     }
 }
 
+/// Up to four indices among `count` contact points, given their positions
+/// (`position(k)`; point 0 must be the deepest), spread across `normal`:
+/// the deepest; the point farthest from it across the normal; the one
+/// making the largest triangle with those two; the one farthest outside
+/// that triangle (the largest added area). Points that add nothing (a
+/// repeat, a collinear third, a fourth inside) are left out.
+///
+/// Used to reduce a manifold to at most four points (the area heuristic of
+/// Gregorius, "Robust Contact Creation for Physics Simulations", GDC 2015).
+pub fn pick_four<N: Real>(
+    count: usize,
+    position: impl Fn(usize) -> Point3<N>,
+    normal: &Vector3<N>,
+) -> [Option<usize>; 4] {
+    let mut picked = [Some(0), None, None, None];
+    if count < 2 {
+        return picked;
+    }
+    // Positions across the normal (the normal component removed), relative
+    // to the deepest point.
+    let across = |k: usize| {
+        let d = position(k) - position(0);
+        d - normal * d.dot(normal)
+    };
+    let tiny = {
+        let size = (0..count)
+            .map(|k| across(k).amax())
+            .fold(N::zero(), |x, y| x.max(y));
+        size * N::default_epsilon() * nalgebra::convert::<f64, N>(1024.0)
+    };
+    let argmax = |score: &dyn Fn(usize) -> N| {
+        (0..count)
+            .map(|k| (k, score(k)))
+            .reduce(|best, next| if next.1 > best.1 { next } else { best })
+    };
+    let Some((second, spread)) = argmax(&|k| across(k).norm()) else {
+        return picked;
+    };
+    if spread <= tiny {
+        return picked;
+    }
+    picked[1] = Some(second);
+    let base = across(second);
+    let Some((third, area)) = argmax(&|k| base.cross(&across(k)).dot(normal).abs()) else {
+        return picked;
+    };
+    if area <= tiny * spread {
+        return picked;
+    }
+    picked[2] = Some(third);
+    let c = across(third);
+    // Orient the triangle (0, second, third) counter-clockwise about the
+    // normal, then score each point by how far outside its edges it lies.
+    let sign = if base.cross(&c).dot(normal) >= N::zero() {
+        N::one()
+    } else {
+        -N::one()
+    };
+    let corners = [Vector3::zeros(), base, c];
+    let outside = |k: usize| {
+        let p = across(k);
+        (0..3)
+            .map(|e| {
+                let (from, to) = (corners[e], corners[(e + 1) % 3]);
+                -sign * (to - from).cross(&(p - from)).dot(normal)
+            })
+            .fold(N::zero(), |x, y| x.max(y))
+    };
+    if let Some((fourth, added)) = argmax(&outside)
+        && added > tiny * spread
+    {
+        picked[3] = Some(fourth);
+    }
+    picked
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

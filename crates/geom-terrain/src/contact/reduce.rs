@@ -1,8 +1,8 @@
 //! Grouping candidate contacts into manifolds and reducing each to at most
 //! four points.
 
+use geom_core::contact::pick_four;
 use geom_core::{ContactCandidate, ContactManifolds, Real};
-use nalgebra::Vector3;
 
 /// Groups `candidates` by normal and appends one manifold per group to
 /// `out`: the deepest remaining candidate seeds a group holding every
@@ -39,77 +39,12 @@ pub(crate) fn group_and_reduce<N: Real>(
         }
         let group = &candidates[start..end];
         let manifold = out.push_manifold(seed);
-        for index in pick_four(group, &seed).into_iter().flatten() {
+        for index in pick_four(group.len(), |k| group[k].point.point_a, &seed)
+            .into_iter()
+            .flatten()
+        {
             manifold.points.push(group[index].point);
         }
         start = end;
     }
-}
-
-/// Up to four indices into `group` (whose first element is the deepest):
-/// the deepest; the point farthest from it across the normal; the one
-/// making the largest triangle with those two; the one farthest outside
-/// that triangle (the largest added area). Points that add nothing (a
-/// repeat, a collinear third, a fourth inside) are left out.
-fn pick_four<N: Real>(group: &[ContactCandidate<N>], normal: &Vector3<N>) -> [Option<usize>; 4] {
-    let mut picked = [Some(0), None, None, None];
-    if group.len() < 2 {
-        return picked;
-    }
-    // Positions across the normal (the normal component removed), relative
-    // to the deepest point.
-    let across = |k: usize| {
-        let d = group[k].point.point_a - group[0].point.point_a;
-        d - normal * d.dot(normal)
-    };
-    let tiny = {
-        let size = (0..group.len())
-            .map(|k| across(k).amax())
-            .fold(N::zero(), |x, y| x.max(y));
-        size * N::default_epsilon() * nalgebra::convert::<f64, N>(1024.0)
-    };
-    let argmax = |score: &dyn Fn(usize) -> N| {
-        (0..group.len())
-            .map(|k| (k, score(k)))
-            .reduce(|best, next| if next.1 > best.1 { next } else { best })
-    };
-    let Some((second, spread)) = argmax(&|k| across(k).norm()) else {
-        return picked;
-    };
-    if spread <= tiny {
-        return picked;
-    }
-    picked[1] = Some(second);
-    let base = across(second);
-    let Some((third, area)) = argmax(&|k| base.cross(&across(k)).dot(normal).abs()) else {
-        return picked;
-    };
-    if area <= tiny * spread {
-        return picked;
-    }
-    picked[2] = Some(third);
-    let c = across(third);
-    // Orient the triangle (0, second, third) counter-clockwise about the
-    // normal, then score each point by how far outside its edges it lies.
-    let sign = if base.cross(&c).dot(normal) >= N::zero() {
-        N::one()
-    } else {
-        -N::one()
-    };
-    let corners = [Vector3::zeros(), base, c];
-    let outside = |k: usize| {
-        let p = across(k);
-        (0..3)
-            .map(|e| {
-                let (from, to) = (corners[e], corners[(e + 1) % 3]);
-                -sign * (to - from).cross(&(p - from)).dot(normal)
-            })
-            .fold(N::zero(), |x, y| x.max(y))
-    };
-    if let Some((fourth, added)) = argmax(&outside)
-        && added > tiny * spread
-    {
-        picked[3] = Some(fourth);
-    }
-    picked
 }

@@ -1,0 +1,260 @@
+//! Analytic contact routines for pairs of primitive shapes, one file per
+//! pair family, all with the signature that
+//! [`DispatchTable::register_contact`] expects:
+//!
+//! ```text
+//! contact_<a>_<b>(a, pose_a, b, pose_b, margin, out)
+//! ```
+//!
+//! Each appends manifolds to `out` following
+//! [`geom_core::contact`]'s conventions: the normal is a unit vector from
+//! `a` to `b`, `depth > 0` is overlap, points with `depth >= -margin` are
+//! kept, `point_a` lies on `a`'s surface and `point_b` on `b`'s, in world
+//! space. At most four points per manifold. Once `out` is warm nothing is
+//! allocated.
+//!
+//! - [`round`]: sphere–sphere, sphere–capsule, capsule–capsule (closest
+//!   points of the core segments);
+//! - [`cuboid`]: sphere–box, capsule–box;
+//! - [`cuboid_cuboid`]: box–box (separating axes, then face clipping);
+//! - [`half_space`]: every bounded convex shape against a half-space;
+//! - [`triangle`]: sphere, capsule and box against a triangle.
+//!
+//! Feature ids of a box ([`Cuboid`]): faces `Face(0..6)` are
+//! `-x, +x, -y, +y, -z, +z` (`2·axis + 1` for the positive side); the
+//! vertex with signs `(sx, sy, sz)` is `Vertex(bx + 2·by + 4·bz)` with
+//! `b = 1` on the positive side; the edge along axis `k` whose other two
+//! coordinates, taken in the order `k+1, k+2 (mod 3)`, have signs
+//! `(s1, s2)` is `Edge(4·k + b1 + 2·b2)`.
+//!
+//! Pairs of the same kind (sphere–sphere, capsule–capsule, box–box) are
+//! computed in a canonical order of the two inputs (by pose, then shape
+//! parameters), so that `contact(a, b)` mirrors `contact(b, a)` exactly,
+//! including every tie-break and fixed fallback normal.
+
+pub mod cuboid;
+pub mod cuboid_cuboid;
+pub mod half_space;
+mod polytope;
+pub mod round;
+pub mod triangle;
+
+#[cfg(test)]
+mod tests;
+
+pub use cuboid::{
+    closest_points_capsule_cuboid, closest_points_sphere_cuboid, contact_capsule_cuboid,
+    contact_sphere_cuboid,
+};
+pub use cuboid_cuboid::contact_cuboid_cuboid;
+pub use half_space::{
+    contact_capsule_half_space, contact_cone_half_space, contact_cuboid_half_space,
+    contact_cylinder_half_space, contact_ellipsoid_half_space, contact_segment_half_space,
+    contact_sphere_half_space, contact_triangle_half_space,
+};
+pub use round::{
+    closest_points_capsule_capsule, closest_points_sphere_capsule, closest_points_sphere_sphere,
+    contact_capsule_capsule, contact_sphere_capsule, contact_sphere_sphere,
+};
+pub use triangle::{contact_capsule_triangle, contact_cuboid_triangle, contact_sphere_triangle};
+
+use geom_core::{ContactManifolds, DispatchTable, Real, ShapeKind};
+use nalgebra::{Isometry3, Translation3, Vector3};
+
+use crate::{Capsule, Cone, Cuboid, Cylinder, Ellipsoid, HalfSpace, Segment, Sphere, Triangle};
+
+/// Registers every routine of this module with `table`, for the kinds of
+/// its two shapes (the table answers the reversed order itself): contact
+/// routines for all pairs above, and closest-points routines for the round
+/// pairs and sphere/capsule–box.
+pub fn register_pairs<N: Real>(table: &mut DispatchTable<N>) {
+    use ShapeKind as K;
+    table.register_contact::<Sphere<N>, Sphere<N>, _>(K::Sphere, K::Sphere, contact_sphere_sphere);
+    table.register_contact::<Sphere<N>, Capsule<N>, _>(K::Sphere, K::Capsule, contact_sphere_capsule);
+    table.register_contact::<Capsule<N>, Capsule<N>, _>(K::Capsule, K::Capsule, contact_capsule_capsule);
+    table.register_contact::<Sphere<N>, Cuboid<N>, _>(K::Sphere, K::Cuboid, contact_sphere_cuboid);
+    table.register_contact::<Capsule<N>, Cuboid<N>, _>(K::Capsule, K::Cuboid, contact_capsule_cuboid);
+    table.register_contact::<Cuboid<N>, Cuboid<N>, _>(K::Cuboid, K::Cuboid, contact_cuboid_cuboid);
+
+    table.register_contact::<Sphere<N>, HalfSpace<N>, _>(K::Sphere, K::HalfSpace, contact_sphere_half_space);
+    table.register_contact::<Capsule<N>, HalfSpace<N>, _>(
+        K::Capsule,
+        K::HalfSpace,
+        contact_capsule_half_space,
+    );
+    table.register_contact::<Cuboid<N>, HalfSpace<N>, _>(K::Cuboid, K::HalfSpace, contact_cuboid_half_space);
+    table.register_contact::<Cylinder<N>, HalfSpace<N>, _>(
+        K::Cylinder,
+        K::HalfSpace,
+        contact_cylinder_half_space,
+    );
+    table.register_contact::<Cone<N>, HalfSpace<N>, _>(K::Cone, K::HalfSpace, contact_cone_half_space);
+    table.register_contact::<Ellipsoid<N>, HalfSpace<N>, _>(
+        K::Ellipsoid,
+        K::HalfSpace,
+        contact_ellipsoid_half_space,
+    );
+    table.register_contact::<Triangle<N>, HalfSpace<N>, _>(
+        K::Triangle,
+        K::HalfSpace,
+        contact_triangle_half_space,
+    );
+    table.register_contact::<Segment<N>, HalfSpace<N>, _>(
+        K::Segment,
+        K::HalfSpace,
+        contact_segment_half_space,
+    );
+
+    table.register_contact::<Sphere<N>, Triangle<N>, _>(K::Sphere, K::Triangle, contact_sphere_triangle);
+    table.register_contact::<Capsule<N>, Triangle<N>, _>(K::Capsule, K::Triangle, contact_capsule_triangle);
+    table.register_contact::<Cuboid<N>, Triangle<N>, _>(K::Cuboid, K::Triangle, contact_cuboid_triangle);
+
+    table.register_closest_points::<Sphere<N>, Sphere<N>, _>(
+        K::Sphere,
+        K::Sphere,
+        closest_points_sphere_sphere,
+    );
+    table.register_closest_points::<Sphere<N>, Capsule<N>, _>(
+        K::Sphere,
+        K::Capsule,
+        closest_points_sphere_capsule,
+    );
+    table.register_closest_points::<Capsule<N>, Capsule<N>, _>(
+        K::Capsule,
+        K::Capsule,
+        closest_points_capsule_capsule,
+    );
+    table.register_closest_points::<Sphere<N>, Cuboid<N>, _>(
+        K::Sphere,
+        K::Cuboid,
+        closest_points_sphere_cuboid,
+    );
+    table.register_closest_points::<Capsule<N>, Cuboid<N>, _>(
+        K::Capsule,
+        K::Cuboid,
+        closest_points_capsule_cuboid,
+    );
+}
+
+/// The pose of `b` in `a`'s frame, with the translations subtracted before
+/// rotating (so two shapes far from the origin keep their relative bits).
+pub(crate) fn relative_pose<N: Real>(pose_a: &Isometry3<N>, pose_b: &Isometry3<N>) -> Isometry3<N> {
+    let offset = pose_b.translation.vector - pose_a.translation.vector;
+    Isometry3::from_parts(
+        Translation3::from(pose_a.rotation.inverse_transform_vector(&offset)),
+        pose_a.rotation.inverse() * pose_b.rotation,
+    )
+}
+
+/// A fixed unit vector perpendicular to `axis` (the first vector of
+/// [`orthonormal_basis`](crate::orthonormal_basis)); `fallback` when `axis`
+/// is zero.
+pub(crate) fn perpendicular<N: Real>(axis: &Vector3<N>, fallback: Vector3<N>) -> Vector3<N> {
+    let length = axis.norm();
+    if length > N::zero() && length.is_finite() {
+        crate::orthonormal_basis(&(axis / length)).0
+    } else {
+        fallback
+    }
+}
+
+/// `v / |v|` when that is a finite unit vector. Scaled by the largest
+/// component first, so tiny (even subnormal) vectors still have a
+/// direction.
+pub(crate) fn try_unit<N: Real>(v: &Vector3<N>) -> Option<Vector3<N>> {
+    let largest = v.amax();
+    if !(largest > N::zero() && largest.is_finite()) {
+        return None;
+    }
+    let scaled = v / largest;
+    let unit = scaled / scaled.norm();
+    unit.iter().all(|c| c.is_finite()).then_some(unit)
+}
+
+/// Whether `(pose_a, key_a)` comes first in the canonical order of two
+/// inputs of the same kind: lexicographic over the translation, the
+/// rotation's quaternion and then the shape parameters `key_*`. Equal
+/// inputs count as ordered.
+pub(crate) fn is_canonical_order<N: Real>(
+    pose_a: &Isometry3<N>,
+    key_a: &[N],
+    pose_b: &Isometry3<N>,
+    key_b: &[N],
+) -> bool {
+    let values = |pose: &Isometry3<N>, key: &[N]| {
+        let t = pose.translation.vector;
+        let q = pose.rotation.coords;
+        [t.x, t.y, t.z, q.x, q.y, q.z, q.w]
+            .into_iter()
+            .chain(key.iter().copied())
+            .collect::<ArrayKey<N>>()
+    };
+    values(pose_a, key_a).not_after(&values(pose_b, key_b))
+}
+
+/// Up to 16 values compared lexicographically, without allocating.
+struct ArrayKey<N: Real> {
+    values: [N; 16],
+    len: usize,
+}
+
+impl<N: Real> FromIterator<N> for ArrayKey<N> {
+    fn from_iter<I: IntoIterator<Item = N>>(iter: I) -> Self {
+        let mut key = ArrayKey {
+            values: [N::zero(); 16],
+            len: 0,
+        };
+        for value in iter.into_iter().take(16) {
+            key.values[key.len] = value;
+            key.len += 1;
+        }
+        key
+    }
+}
+
+impl<N: Real> ArrayKey<N> {
+    fn not_after(&self, other: &Self) -> bool {
+        for (x, y) in self.values[..self.len].iter().zip(&other.values[..other.len]) {
+            if x < y {
+                return true;
+            }
+            if x > y {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// Runs `routine` on `(a, b)` when they are in canonical order, else on
+/// `(b, a)` with the roles swapped back in the appended manifolds.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn in_canonical_order<N: Real, S>(
+    a: &S,
+    pose_a: &Isometry3<N>,
+    key_a: &[N],
+    b: &S,
+    pose_b: &Isometry3<N>,
+    key_b: &[N],
+    margin: N,
+    out: &mut ContactManifolds<N>,
+    routine: impl Fn(&S, &Isometry3<N>, &S, &Isometry3<N>, N, &mut ContactManifolds<N>),
+) {
+    if is_canonical_order(pose_a, key_a, pose_b, key_b) {
+        routine(a, pose_a, b, pose_b, margin, out);
+    } else {
+        let first = out.len();
+        routine(b, pose_b, a, pose_a, margin, out);
+        out.swap_roles_from(first);
+    }
+}
+
+/// Whether a contact of `depth` is kept under `margin` (`false` for NaN).
+pub(crate) fn within_margin<N: Real>(depth: N, margin: N) -> bool {
+    depth >= -margin
+}
+
+/// Whether a gap is within `max_distance` (`false` for NaN).
+pub(crate) fn within_distance<N: Real>(gap: N, max_distance: N) -> bool {
+    gap <= max_distance
+}

@@ -1,0 +1,452 @@
+//! Contacts between two small convex polytopes (a box, a triangle) given in
+//! one frame: the separating-axis test over face normals and edge × edge
+//! directions, then reference/incident face clipping or the closest points
+//! of two edges.
+//!
+//! Ericson, *Real-Time Collision Detection* §4.4 (OBB separating axes) and
+//! §5.2.1; Gregorius, "The Separating Axis Test between Convex Polyhedra"
+//! (GDC 2013) for the face bias and the clipping; Sutherland–Hodgman
+//! polygon clipping.
+
+use geom_core::contact::pick_four;
+use geom_core::distance::closest_points_segment_segment;
+use geom_core::{ContactManifold, ContactPoint, FeatureId, Real, lit};
+use nalgebra::{Isometry3, Point3, Vector3};
+
+use super::cuboid::FACE_BIAS;
+use super::{try_unit, within_margin};
+
+/// A face: unit outward normal, vertex indices in cyclic order, feature id.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PolytopeFace<N: Real> {
+    normal: Vector3<N>,
+    vertices: [usize; 4],
+    count: usize,
+    id: FeatureId,
+}
+
+/// A convex polytope with at most 8 vertices, 6 faces and 12 edges,
+/// stored without allocation.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Polytope<N: Real> {
+    vertices: [Point3<N>; 8],
+    vertex_count: usize,
+    faces: [PolytopeFace<N>; 6],
+    face_count: usize,
+    /// Edge end vertices, the index of its direction in `edge_directions`,
+    /// and its id.
+    edges: [(usize, usize, usize, FeatureId); 12],
+    edge_count: usize,
+    edge_directions: [Vector3<N>; 3],
+    edge_direction_count: usize,
+}
+
+impl<N: Real> Polytope<N> {
+    fn empty() -> Self {
+        let face = PolytopeFace {
+            normal: Vector3::zeros(),
+            vertices: [0; 4],
+            count: 0,
+            id: FeatureId::Unknown,
+        };
+        Polytope {
+            vertices: [Point3::origin(); 8],
+            vertex_count: 0,
+            faces: [face; 6],
+            face_count: 0,
+            edges: [(0, 0, 0, FeatureId::Unknown); 12],
+            edge_count: 0,
+            edge_directions: [Vector3::zeros(); 3],
+            edge_direction_count: 0,
+        }
+    }
+
+    /// The box `|x_k| <= h_k` placed by `pose`, with the feature numbering
+    /// of the [module docs](super).
+    pub(crate) fn cuboid(h: &Vector3<N>, pose: &Isometry3<N>) -> Self {
+        let mut polytope = Self::empty();
+        polytope.vertex_count = 8;
+        for index in 0..8 {
+            let local = Point3::from(Vector3::from_fn(
+                |k, _| {
+                    if index >> k & 1 == 1 { h[k] } else { -h[k] }
+                },
+            ));
+            polytope.vertices[index] = pose * local;
+        }
+        polytope.face_count = 6;
+        polytope.edge_count = 12;
+        polytope.edge_direction_count = 3;
+        for k in 0..3 {
+            let axis = pose.rotation * Vector3::ith(k, N::one());
+            polytope.edge_directions[k] = axis;
+            let (i, j) = ((k + 1) % 3, (k + 2) % 3);
+            for side in 0..2usize {
+                let ring = [(0, 0), (1, 0), (1, 1), (0, 1)].map(|(bi, bj)| side << k | bi << i | bj << j);
+                polytope.faces[2 * k + side] = PolytopeFace {
+                    normal: if side == 1 { axis } else { -axis },
+                    vertices: ring,
+                    count: 4,
+                    id: FeatureId::Face((2 * k + side) as u32),
+                };
+            }
+            for (bi, bj) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+                let start = bi << i | bj << j;
+                polytope.edges[4 * k + bi + 2 * bj] = (
+                    start,
+                    start | 1 << k,
+                    k,
+                    FeatureId::Edge((4 * k + bi + 2 * bj) as u32),
+                );
+            }
+        }
+        polytope
+    }
+
+    /// The two-sided triangle `a b c`: faces `Face(0)` (normal
+    /// `(b − a) × (c − a)`) and `Face(1)` (the back); edges `Edge(k)` from
+    /// vertex `k` to `k + 1`. A degenerate triangle has no face.
+    pub(crate) fn triangle(a: &Point3<N>, b: &Point3<N>, c: &Point3<N>) -> Self {
+        let mut polytope = Self::empty();
+        polytope.vertices[..3].copy_from_slice(&[*a, *b, *c]);
+        polytope.vertex_count = 3;
+        if let Some(normal) = try_unit(&(b - a).cross(&(c - a))) {
+            polytope.faces[0] = PolytopeFace {
+                normal,
+                vertices: [0, 1, 2, 0],
+                count: 3,
+                id: FeatureId::Face(0),
+            };
+            polytope.faces[1] = PolytopeFace {
+                normal: -normal,
+                vertices: [0, 2, 1, 0],
+                count: 3,
+                id: FeatureId::Face(1),
+            };
+            polytope.face_count = 2;
+        }
+        polytope.edge_count = 3;
+        polytope.edge_direction_count = 3;
+        for k in 0..3 {
+            let next = (k + 1) % 3;
+            polytope.edges[k] = (k, next, k, FeatureId::Edge(k as u32));
+            polytope.edge_directions[k] = polytope.vertices[next] - polytope.vertices[k];
+        }
+        polytope
+    }
+
+    fn vertices(&self) -> &[Point3<N>] {
+        &self.vertices[..self.vertex_count]
+    }
+
+    fn faces(&self) -> &[PolytopeFace<N>] {
+        &self.faces[..self.face_count]
+    }
+
+    /// `(min, max)` of the vertices' projections on `axis`.
+    fn interval(&self, axis: &Vector3<N>) -> (N, N) {
+        let first = self.vertices[0].coords.dot(axis);
+        self.vertices()
+            .iter()
+            .map(|v| v.coords.dot(axis))
+            .fold((first, first), |(lo, hi), x| (lo.min(x), hi.max(x)))
+    }
+
+    /// The edge with direction index `direction` farthest along `axis`.
+    fn supporting_edge(&self, direction: usize, axis: &Vector3<N>) -> (Point3<N>, Point3<N>, FeatureId) {
+        let mut best: Option<(N, usize)> = None;
+        for (index, edge) in self.edges[..self.edge_count].iter().enumerate() {
+            if edge.2 != direction {
+                continue;
+            }
+            let reach = (self.vertices[edge.0].coords + self.vertices[edge.1].coords).dot(axis);
+            if best.is_none_or(|(best_reach, _)| reach > best_reach) {
+                best = Some((reach, index));
+            }
+        }
+        let (_, index) = best.unwrap_or((N::zero(), 0));
+        let edge = self.edges[index];
+        (self.vertices[edge.0], self.vertices[edge.1], edge.3)
+    }
+
+    /// A size for tolerances: the largest vertex coordinate magnitude.
+    fn scale(&self) -> N {
+        self.vertices()
+            .iter()
+            .map(|v| v.coords.amax())
+            .fold(N::zero(), |x, y| x.max(y))
+    }
+}
+
+/// Overlap of `a` and `b` along `axis` with the normal chosen from `a` to
+/// `b`: `(normal, depth)`, the smaller of the two orientations; negative
+/// depth is separation.
+fn depth_along<N: Real>(a: &Polytope<N>, b: &Polytope<N>, axis: &Vector3<N>) -> (Vector3<N>, N) {
+    let (a_low, a_high) = a.interval(axis);
+    let (b_low, b_high) = b.interval(axis);
+    let plus = a_high - b_low;
+    let minus = b_high - a_low;
+    if plus <= minus {
+        (*axis, plus)
+    } else {
+        (-axis, minus)
+    }
+}
+
+/// The axis a contact comes from.
+#[derive(Clone, Copy, Debug)]
+enum Axis {
+    FaceOfA(usize),
+    FaceOfB(usize),
+    Edges(usize, usize),
+}
+
+/// The separating axis of least penetration between `a` and `b`, or `None`
+/// when some axis separates them by more than `margin`. Face axes are
+/// preferred: b's faces over a's, and edge axes over faces, only when
+/// shallower by [`FACE_BIAS`] (relative) plus a rounding tolerance.
+fn least_penetration<N: Real>(a: &Polytope<N>, b: &Polytope<N>, margin: N) -> Option<(Axis, Vector3<N>, N)> {
+    let scale = N::one() + a.scale().max(b.scale());
+    let rounding = N::default_epsilon() * lit(64.0) * scale;
+    let better = |depth: N, than: N| depth < than - (than.abs() * lit(FACE_BIAS) + rounding);
+    let mut best_a: Option<(Axis, Vector3<N>, N)> = None;
+    for (index, face) in a.faces().iter().enumerate() {
+        let (a_low, a_high) = a.interval(&face.normal);
+        let _ = a_low;
+        let (b_low, _) = b.interval(&face.normal);
+        let depth = a_high - b_low;
+        if !within_margin(depth, margin) {
+            return None;
+        }
+        if best_a.is_none_or(|(_, _, best)| depth < best) {
+            best_a = Some((Axis::FaceOfA(index), face.normal, depth));
+        }
+    }
+    let mut best_b: Option<(Axis, Vector3<N>, N)> = None;
+    for (index, face) in b.faces().iter().enumerate() {
+        let normal = -face.normal;
+        let (_, a_high) = a.interval(&normal);
+        let (b_low, _) = b.interval(&normal);
+        let depth = a_high - b_low;
+        if !within_margin(depth, margin) {
+            return None;
+        }
+        if best_b.is_none_or(|(_, _, best)| depth < best) {
+            best_b = Some((Axis::FaceOfB(index), normal, depth));
+        }
+    }
+    let best_face = match (best_a, best_b) {
+        (Some(face_a), Some(face_b)) => Some(if better(face_b.2, face_a.2) {
+            face_b
+        } else {
+            face_a
+        }),
+        (face_a, face_b) => face_a.or(face_b),
+    };
+    let mut best_edge: Option<(Axis, Vector3<N>, N)> = None;
+    for i in 0..a.edge_direction_count {
+        for j in 0..b.edge_direction_count {
+            let (da, db) = (a.edge_directions[i], b.edge_directions[j]);
+            let cross = da.cross(&db);
+            // Nearly parallel edges give no usable axis (the face axes
+            // cover that case).
+            if cross.norm_squared() <= lit::<N>(1e-12) * da.norm_squared() * db.norm_squared() {
+                continue;
+            }
+            let Some(axis) = try_unit(&cross) else { continue };
+            let (normal, depth) = depth_along(a, b, &axis);
+            if !within_margin(depth, margin) {
+                return None;
+            }
+            if best_edge.is_none_or(|(_, _, best)| depth < best) {
+                best_edge = Some((Axis::Edges(i, j), normal, depth));
+            }
+        }
+    }
+    match (best_face, best_edge) {
+        (Some(face), Some(edge)) => Some(if better(edge.2, face.2) { edge } else { face }),
+        (face, edge) => face.or(edge),
+    }
+}
+
+/// Up to 16 polygon vertices, without allocation.
+#[derive(Clone, Copy)]
+struct Polygon<N: Real> {
+    points: [Point3<N>; 16],
+    len: usize,
+}
+
+impl<N: Real> Polygon<N> {
+    fn new() -> Self {
+        Polygon {
+            points: [Point3::origin(); 16],
+            len: 0,
+        }
+    }
+
+    fn push(&mut self, p: Point3<N>) {
+        if self.len < self.points.len() {
+            self.points[self.len] = p;
+            self.len += 1;
+        }
+    }
+
+    /// Sutherland–Hodgman: the part of the polygon where
+    /// `side · (p − origin) <= 0`.
+    fn clip(&self, origin: &Point3<N>, side: &Vector3<N>) -> Self {
+        let mut clipped = Polygon::new();
+        if self.len == 0 {
+            return clipped;
+        }
+        let distance = |p: &Point3<N>| side.dot(&(p - origin));
+        for k in 0..self.len {
+            let current = self.points[k];
+            let next = self.points[(k + 1) % self.len];
+            let (d_current, d_next) = (distance(&current), distance(&next));
+            if d_current <= N::zero() {
+                clipped.push(current);
+            }
+            if (d_current < N::zero() && d_next > N::zero()) || (d_current > N::zero() && d_next < N::zero())
+            {
+                let t = d_current / (d_current - d_next);
+                clipped.push(current + (next - current) * t);
+            }
+        }
+        clipped
+    }
+}
+
+/// Contacts of polytopes `a` and `b` (same frame) within `margin`, into
+/// `manifold` (whose normal is set here, from `a` to `b`). Returns `false`
+/// when they are farther apart than `margin`.
+pub(crate) fn contact_polytopes<N: Real>(
+    a: &Polytope<N>,
+    b: &Polytope<N>,
+    margin: N,
+    manifold: &mut ContactManifold<N>,
+) -> bool {
+    let Some((axis, normal, depth)) = least_penetration(a, b, margin) else {
+        return false;
+    };
+    manifold.normal = normal;
+    match axis {
+        Axis::Edges(i, j) => {
+            let (a0, a1, id_a) = a.supporting_edge(i, &normal);
+            let (b0, b1, id_b) = b.supporting_edge(j, &-normal);
+            let closest = closest_points_segment_segment(&a0, &a1, &b0, &b1);
+            manifold.points.push(ContactPoint {
+                point_a: closest.point_on_p,
+                point_b: closest.point_on_q,
+                depth,
+                feature_a: id_a,
+                feature_b: id_b,
+            });
+        }
+        Axis::FaceOfA(index) => clip_faces(a, &a.faces[index], b, false, depth, margin, manifold),
+        Axis::FaceOfB(index) => clip_faces(b, &b.faces[index], a, true, depth, margin, manifold),
+    }
+    !manifold.points.is_empty()
+}
+
+/// Clips the face of `incident` most opposed to `reference_face` against
+/// the side planes of `reference_face`, keeping the points at most
+/// `margin` above it, reduced to four. `reference_is_b` says which shape
+/// the reference face belongs to.
+#[allow(clippy::too_many_arguments)]
+fn clip_faces<N: Real>(
+    reference: &Polytope<N>,
+    reference_face: &PolytopeFace<N>,
+    incident: &Polytope<N>,
+    reference_is_b: bool,
+    axis_depth: N,
+    margin: N,
+    manifold: &mut ContactManifold<N>,
+) {
+    let n_ref = reference_face.normal;
+    let ref_vertices = reference_face.vertices.map(|k| reference.vertices[k]);
+    let ref_count = reference_face.count;
+    // The incident polygon: the most opposed face, or all the vertices of
+    // a polytope without faces (a degenerate triangle).
+    let mut polygon = Polygon::new();
+    let incident_face = incident.faces().iter().reduce(|best, face| {
+        if face.normal.dot(&n_ref) < best.normal.dot(&n_ref) {
+            face
+        } else {
+            best
+        }
+    });
+    match incident_face {
+        Some(face) => (0..face.count).for_each(|k| polygon.push(incident.vertices[face.vertices[k]])),
+        None => incident.vertices().iter().for_each(|v| polygon.push(*v)),
+    }
+    let incident_id = incident_face.map_or(FeatureId::Unknown, |face| face.id);
+    let centroid = ref_vertices[..ref_count]
+        .iter()
+        .fold(Vector3::zeros(), |sum, v| sum + v.coords)
+        / nalgebra::convert::<f64, N>(ref_count as f64);
+    for k in 0..ref_count {
+        let (from, to) = (ref_vertices[k], ref_vertices[(k + 1) % ref_count]);
+        let mut side = (to - from).cross(&n_ref);
+        if side.dot(&(centroid - from.coords)) > N::zero() {
+            side = -side;
+        }
+        if side != Vector3::zeros() {
+            polygon = polygon.clip(&from, &side);
+        }
+    }
+    let plane = n_ref.dot(&ref_vertices[0].coords);
+    let mut kept = Polygon::new();
+    let mut depths = [N::zero(); 16];
+    for p in &polygon.points[..polygon.len] {
+        let depth = plane - n_ref.dot(&p.coords);
+        if depth >= -margin {
+            depths[kept.len] = depth;
+            kept.push(*p);
+        }
+    }
+    let contact = |p: &Point3<N>, depth: N| {
+        let on_reference = p + n_ref * depth;
+        if reference_is_b {
+            ContactPoint {
+                point_a: *p,
+                point_b: on_reference,
+                depth,
+                feature_a: incident_id,
+                feature_b: reference_face.id,
+            }
+        } else {
+            ContactPoint {
+                point_a: on_reference,
+                point_b: *p,
+                depth,
+                feature_a: reference_face.id,
+                feature_b: incident_id,
+            }
+        }
+    };
+    if kept.len == 0 {
+        // Nothing of the incident face over the reference face (shapes
+        // within the margin beside each other): the support point of the
+        // incident shape, with the axis' depth.
+        let toward = -n_ref;
+        let deepest = incident.vertices().iter().copied().reduce(|best, v| {
+            if v.coords.dot(&toward) > best.coords.dot(&toward) {
+                v
+            } else {
+                best
+            }
+        });
+        if let Some(p) = deepest {
+            manifold.points.push(contact(&p, axis_depth));
+        }
+        return;
+    }
+    // The deepest to the front, then at most four spread points.
+    let deepest = (0..kept.len).fold(0, |best, k| if depths[k] > depths[best] { k } else { best });
+    kept.points.swap(0, deepest);
+    depths.swap(0, deepest);
+    let picked = pick_four(kept.len, |k| kept.points[k], &n_ref);
+    for k in picked.into_iter().flatten() {
+        manifold.points.push(contact(&kept.points[k], depths[k]));
+    }
+}

@@ -1,0 +1,315 @@
+//! Round pairs: sphere–sphere, sphere–capsule, capsule–capsule.
+//!
+//! A sphere is a capsule with a zero-length core segment, so all three are
+//! one computation: the closest points of the two core segments
+//! ([`closest_points_segment_segment`], Eberly's robust method), pushed out
+//! along the line joining them by each radius (Ericson, *Real-Time
+//! Collision Detection* §4.5.1 and §5.1.9).
+
+use geom_core::distance::{closest_point_on_segment, closest_points_segment_segment};
+use geom_core::{ClosestPoints, ContactManifolds, ContactPoint, FeatureId, Real, lit};
+use nalgebra::{Isometry3, Point3, Vector3};
+
+use super::{in_canonical_order, perpendicular, try_unit, within_distance, within_margin};
+use crate::{Capsule, Sphere};
+
+/// A rounded shape in world space: the points within `radius` of the
+/// segment `p0 p1` (a point for a sphere).
+#[derive(Clone, Copy, Debug)]
+struct RoundCore<N: Real> {
+    p0: Point3<N>,
+    p1: Point3<N>,
+    radius: N,
+    is_capsule: bool,
+}
+
+impl<N: Real> RoundCore<N> {
+    fn sphere(sphere: &Sphere<N>, pose: &Isometry3<N>) -> Self {
+        let center = Point3::from(pose.translation.vector);
+        RoundCore {
+            p0: center,
+            p1: center,
+            radius: sphere.radius,
+            is_capsule: false,
+        }
+    }
+
+    fn capsule(capsule: &Capsule<N>, pose: &Isometry3<N>) -> Self {
+        RoundCore {
+            p0: pose * capsule.a,
+            p1: pose * capsule.b,
+            radius: capsule.radius,
+            is_capsule: true,
+        }
+    }
+
+    /// The surface feature at core parameter `s`: a sphere's `Face(0)`; a
+    /// capsule's side `Face(0)`, or the end caps `Face(1)` (at `a`) and
+    /// `Face(2)` (at `b`).
+    fn feature(&self, s: N) -> FeatureId {
+        if !self.is_capsule || self.p0 == self.p1 {
+            FeatureId::Face(0)
+        } else if s <= N::zero() {
+            FeatureId::Face(1)
+        } else if s >= N::one() {
+            FeatureId::Face(2)
+        } else {
+            FeatureId::Face(0)
+        }
+    }
+}
+
+/// Below this sine of the angle between two capsule axes they count as
+/// parallel and report up to three points along their overlap.
+const PARALLEL_SINE: f64 = 1e-2;
+
+/// The contact normal from `a` to `b` when the core segments touch
+/// (distance zero): the common perpendicular `da × db` oriented from `a`'s
+/// core midpoint towards `b`'s, else a fixed perpendicular of whichever
+/// segment has a length, else `fallback`.
+fn touching_normal<N: Real>(a: &RoundCore<N>, b: &RoundCore<N>, fallback: Vector3<N>) -> Vector3<N> {
+    let da = a.p1 - a.p0;
+    let db = b.p1 - b.p0;
+    if let Some(normal) = try_unit(&da.cross(&db)) {
+        let half = lit::<N>(0.5);
+        let between = (b.p0 - a.p0) * half + (b.p1 - a.p1) * half;
+        return if normal.dot(&between) < N::zero() {
+            -normal
+        } else {
+            normal
+        };
+    }
+    if da != Vector3::zeros() {
+        perpendicular(&da, fallback)
+    } else {
+        perpendicular(&db, fallback)
+    }
+}
+
+/// Contacts of two round cores, appended to `out` as one manifold.
+fn contact_round<N: Real>(
+    a: &RoundCore<N>,
+    b: &RoundCore<N>,
+    fallback: Vector3<N>,
+    margin: N,
+    out: &mut ContactManifolds<N>,
+) {
+    let closest = closest_points_segment_segment(&a.p0, &a.p1, &b.p0, &b.p1);
+    let delta = closest.point_on_q - closest.point_on_p;
+    let distance = delta.norm();
+    let radii = a.radius + b.radius;
+    // `!(x <= y)` also rejects NaN.
+    if !within_margin(radii - distance, margin) {
+        return;
+    }
+    let normal = match try_unit(&delta) {
+        Some(unit) => unit,
+        None => touching_normal(a, b, fallback),
+    };
+    let point = |on_a: Point3<N>, s: N, on_b: Point3<N>, t: N| {
+        let gap = (on_b - on_a).norm();
+        ContactPoint {
+            point_a: on_a + normal * a.radius,
+            point_b: on_b - normal * b.radius,
+            depth: radii - gap,
+            feature_a: a.feature(s),
+            feature_b: b.feature(t),
+        }
+    };
+    let deepest = point(closest.point_on_p, closest.s, closest.point_on_q, closest.t);
+    let manifold = out.push_manifold(normal);
+
+    let da = a.p1 - a.p0;
+    let db = b.p1 - b.p0;
+    let (length_a, length_b) = (da.norm_squared(), db.norm_squared());
+    let sine = lit::<N>(PARALLEL_SINE);
+    let parallel = length_a > N::zero()
+        && length_b > N::zero()
+        && da.cross(&db).norm_squared() <= sine * sine * length_a * length_b;
+    if parallel {
+        // b's ends projected on a's core, clipped to it: the overlap.
+        let s_0 = (b.p0 - a.p0).dot(&da) / length_a;
+        let s_1 = (b.p1 - a.p0).dot(&da) / length_a;
+        let low = s_0.min(s_1).max(N::zero());
+        let high = s_0.max(s_1).min(N::one());
+        if high > low {
+            let mut deepest_end = -N::max_value().unwrap_or_else(N::one);
+            for s in [low, high] {
+                let on_a = a.p0 + da * s;
+                let (on_b, t) = closest_point_on_segment(&on_a, &b.p0, &b.p1);
+                let end = point(on_a, s, on_b, t);
+                deepest_end = deepest_end.max(end.depth);
+                if end.depth >= -margin {
+                    manifold.points.push(end);
+                }
+            }
+            // Not quite parallel and crossing between the ends: the
+            // deepest point is in the middle.
+            let tolerance = N::default_epsilon() * lit::<N>(64.0) * (N::one() + radii.abs());
+            if deepest.depth > deepest_end + tolerance {
+                manifold.points.push(deepest);
+            }
+            return;
+        }
+    }
+    manifold.points.push(deepest);
+}
+
+/// Closest points of two round cores within `max_distance`.
+fn closest_points_round<N: Real>(a: &RoundCore<N>, b: &RoundCore<N>, max_distance: N) -> ClosestPoints<N> {
+    let closest = closest_points_segment_segment(&a.p0, &a.p1, &b.p0, &b.p1);
+    let delta = closest.point_on_q - closest.point_on_p;
+    let distance = delta.norm();
+    let gap = distance - a.radius - b.radius;
+    if gap <= N::zero() {
+        return ClosestPoints::Intersecting;
+    }
+    if !within_distance(gap, max_distance) {
+        return ClosestPoints::Disjoint;
+    }
+    let normal = delta / distance;
+    ClosestPoints::WithinMargin {
+        point_a: closest.point_on_p + normal * a.radius,
+        point_b: closest.point_on_q - normal * b.radius,
+    }
+}
+
+/// The `+y` axis of a pose's frame: the documented normal for coincident
+/// sphere centres.
+fn frame_up<N: Real>(pose: &Isometry3<N>) -> Vector3<N> {
+    pose.rotation * Vector3::y()
+}
+
+/// Contact between two spheres: normal along the centre line, depth
+/// `r_a + r_b − |c_b − c_a|`, points on each surface along the normal
+/// (Ericson RTCD §4.3.1). Coincident centres: the normal is `+y` of the
+/// canonical first sphere's frame (see the [module docs](super)), so the
+/// two orders mirror each other. Features: `Face(0)` on both.
+pub fn contact_sphere_sphere<N: Real>(
+    a: &Sphere<N>,
+    pose_a: &Isometry3<N>,
+    b: &Sphere<N>,
+    pose_b: &Isometry3<N>,
+    margin: N,
+    out: &mut ContactManifolds<N>,
+) {
+    in_canonical_order(
+        a,
+        pose_a,
+        &[a.radius],
+        b,
+        pose_b,
+        &[b.radius],
+        margin,
+        out,
+        |a, pose_a, b, pose_b, margin, out| {
+            let (core_a, core_b) = (RoundCore::sphere(a, pose_a), RoundCore::sphere(b, pose_b));
+            contact_round(&core_a, &core_b, frame_up(pose_a), margin, out);
+        },
+    );
+}
+
+/// Contact between a sphere and a capsule: the closest point of the
+/// capsule's segment to the centre (Ericson RTCD §5.1.2), then as two
+/// spheres. A centre exactly on the segment: the normal is a fixed
+/// perpendicular of the capsule's axis (the first vector of
+/// [`orthonormal_basis`](crate::orthonormal_basis) of the world axis), or
+/// the sphere frame's `+y` for a zero-length capsule. Features: the
+/// sphere's `Face(0)`; the capsule's side `Face(0)` or end caps
+/// `Face(1)`/`Face(2)`.
+pub fn contact_sphere_capsule<N: Real>(
+    a: &Sphere<N>,
+    pose_a: &Isometry3<N>,
+    b: &Capsule<N>,
+    pose_b: &Isometry3<N>,
+    margin: N,
+    out: &mut ContactManifolds<N>,
+) {
+    let (core_a, core_b) = (RoundCore::sphere(a, pose_a), RoundCore::capsule(b, pose_b));
+    contact_round(&core_a, &core_b, frame_up(pose_a), margin, out);
+}
+
+/// Contact between two capsules from the closest points of their segments
+/// ([`closest_points_segment_segment`], Eberly's robust method).
+///
+/// - Axes parallel within a sine of `1e-2` and overlapping along them: up
+///   to three points, at both ends of the overlap (b's ends clipped to a's
+///   segment, each paired with its closest point on b's segment) and, when
+///   deeper than both, the closest pair itself; normal from the closest
+///   points.
+/// - Segments touching (distance 0): the normal is `da × db` oriented from
+///   a's midpoint towards b's; for collinear segments, a fixed
+///   perpendicular of a's axis; depth `r_a + r_b`.
+/// - Otherwise one point. Zero-length capsules behave as spheres.
+pub fn contact_capsule_capsule<N: Real>(
+    a: &Capsule<N>,
+    pose_a: &Isometry3<N>,
+    b: &Capsule<N>,
+    pose_b: &Isometry3<N>,
+    margin: N,
+    out: &mut ContactManifolds<N>,
+) {
+    let key = |c: &Capsule<N>| [c.a.x, c.a.y, c.a.z, c.b.x, c.b.y, c.b.z, c.radius];
+    in_canonical_order(
+        a,
+        pose_a,
+        &key(a),
+        b,
+        pose_b,
+        &key(b),
+        margin,
+        out,
+        |a, pose_a, b, pose_b, margin, out| {
+            let (core_a, core_b) = (RoundCore::capsule(a, pose_a), RoundCore::capsule(b, pose_b));
+            contact_round(&core_a, &core_b, frame_up(pose_a), margin, out);
+        },
+    );
+}
+
+/// Closest points of two spheres within `max_distance`: along the centre
+/// line; `Intersecting` when they overlap or touch.
+pub fn closest_points_sphere_sphere<N: Real>(
+    a: &Sphere<N>,
+    pose_a: &Isometry3<N>,
+    b: &Sphere<N>,
+    pose_b: &Isometry3<N>,
+    max_distance: N,
+) -> ClosestPoints<N> {
+    closest_points_round(
+        &RoundCore::sphere(a, pose_a),
+        &RoundCore::sphere(b, pose_b),
+        max_distance,
+    )
+}
+
+/// Closest points of a sphere and a capsule within `max_distance`
+/// (point–segment, Ericson RTCD §5.1.2).
+pub fn closest_points_sphere_capsule<N: Real>(
+    a: &Sphere<N>,
+    pose_a: &Isometry3<N>,
+    b: &Capsule<N>,
+    pose_b: &Isometry3<N>,
+    max_distance: N,
+) -> ClosestPoints<N> {
+    closest_points_round(
+        &RoundCore::sphere(a, pose_a),
+        &RoundCore::capsule(b, pose_b),
+        max_distance,
+    )
+}
+
+/// Closest points of two capsules within `max_distance` (segment–segment,
+/// Eberly's robust method).
+pub fn closest_points_capsule_capsule<N: Real>(
+    a: &Capsule<N>,
+    pose_a: &Isometry3<N>,
+    b: &Capsule<N>,
+    pose_b: &Isometry3<N>,
+    max_distance: N,
+) -> ClosestPoints<N> {
+    closest_points_round(
+        &RoundCore::capsule(a, pose_a),
+        &RoundCore::capsule(b, pose_b),
+        max_distance,
+    )
+}

@@ -1,0 +1,432 @@
+//! Sphere, capsule and box against a (two-sided, thin) triangle.
+//!
+//! Round shapes use the exact closest points of their core and the
+//! triangle ([`closest_point_on_triangle`], Ericson, *Real-Time Collision
+//! Detection* §5.1.5; [`closest_points_segment_triangle_with_weights`],
+//! §5.1.10); a core that meets the triangle leaves along the separating
+//! axis of least penetration. The box uses the polytope separating-axis
+//! test (triangle normal, 3 box faces, 9 edge crosses) and face clipping.
+
+use geom_core::distance::{
+    closest_point_on_triangle, closest_points_segment_segment, closest_points_segment_triangle_with_weights,
+};
+use geom_core::{ContactManifolds, ContactPoint, FeatureId, Real, lit};
+use nalgebra::{Isometry3, Point3, Vector3};
+
+use super::cuboid::{FACE_BIAS, capsule_exit, capsule_feature, to_world};
+use super::polytope::{Polytope, contact_polytopes};
+use super::{perpendicular, relative_pose, try_unit, within_margin};
+use crate::{Capsule, Cuboid, Sphere, Triangle};
+
+/// The triangle feature holding the point with barycentric `weights`
+/// (exact zeros outside the face region): `Face(0)`/`Face(1)` for the
+/// front/back of the face (`front` says which side the other shape is on),
+/// `Edge(k)` from vertex `k` to `k + 1`, `Vertex(k)`.
+fn triangle_feature<N: Real>(weights: &Vector3<N>, front: bool) -> FeatureId {
+    let zero = N::zero();
+    match (weights.x == zero, weights.y == zero, weights.z == zero) {
+        (false, false, false) => FeatureId::Face(u32::from(!front)),
+        (false, false, true) => FeatureId::Edge(0),
+        (true, false, false) => FeatureId::Edge(1),
+        (false, true, false) => FeatureId::Edge(2),
+        (false, true, true) => FeatureId::Vertex(0),
+        (true, false, true) => FeatureId::Vertex(1),
+        _ => FeatureId::Vertex(2),
+    }
+}
+
+/// The normal from a round core touching the triangle (distance zero) when
+/// nothing better is known: towards the back (`−n̂`, the core leaves by the
+/// front), or for a degenerate triangle a fixed perpendicular of its
+/// longest edge, else `fallback`.
+fn touching_normal<N: Real>(triangle: &Triangle<N>, fallback: Vector3<N>) -> Vector3<N> {
+    let (a, b, c) = (triangle.a, triangle.b, triangle.c);
+    if let Some(normal) = try_unit(&(b - a).cross(&(c - a))) {
+        return -normal;
+    }
+    let edges = [b - a, c - b, a - c];
+    let longest = edges
+        .into_iter()
+        .reduce(|x, y| if y.norm_squared() > x.norm_squared() { y } else { x })
+        .unwrap_or_else(Vector3::zeros);
+    perpendicular(&longest, fallback)
+}
+
+/// Contact between a sphere (`a`) and a triangle (`b`), in the triangle's
+/// frame: the closest point of the triangle to the centre (Ericson RTCD
+/// §5.1.5), normal from the centre to it, depth `r − distance`. A centre
+/// exactly on the triangle leaves by the front: normal `−n̂` with
+/// `n = (b − a) × (c − a)`, depth `r` (for a degenerate triangle, a fixed
+/// perpendicular of its longest edge, or `+y` of the sphere's frame).
+/// Features: the sphere's `Face(0)`; the triangle's face side, edge or
+/// vertex.
+pub fn contact_sphere_triangle<N: Real>(
+    a: &Sphere<N>,
+    pose_a: &Isometry3<N>,
+    b: &Triangle<N>,
+    pose_b: &Isometry3<N>,
+    margin: N,
+    out: &mut ContactManifolds<N>,
+) {
+    let center = Point3::from(relative_pose(pose_b, pose_a).translation.vector);
+    let (on_triangle, weights) = closest_point_on_triangle(&center, &b.a, &b.b, &b.c);
+    let delta = on_triangle - center;
+    let (normal, depth) = match try_unit(&delta) {
+        Some(unit) => (unit, a.radius - delta.norm()),
+        None => {
+            let fallback = pose_b
+                .rotation
+                .inverse_transform_vector(&(pose_a.rotation * Vector3::y()));
+            (touching_normal(b, fallback), a.radius)
+        }
+    };
+    if !within_margin(depth, margin) {
+        return;
+    }
+    let face_normal = (b.b - b.a).cross(&(b.c - b.a));
+    let front = face_normal.dot(&normal) <= N::zero();
+    let first = out.len();
+    out.push_manifold(normal).points.push(ContactPoint {
+        point_a: center + normal * a.radius,
+        point_b: on_triangle,
+        depth,
+        feature_a: FeatureId::Face(0),
+        feature_b: triangle_feature(&weights, front),
+    });
+    to_world(pose_b, out, first);
+}
+
+/// Below this sine between a capsule's axis and a triangle's plane, a
+/// capsule lying on the face reports both ends of its axis clipped to the
+/// triangle.
+const FLAT_SINE: f64 = 1e-2;
+
+/// The part `[t_low, t_high]` of `p0 + t·d`, `t ∈ [0, 1]`, inside the
+/// prism over the triangle (the three planes through its edges
+/// perpendicular to it), or `None`.
+fn clip_segment_to_prism<N: Real>(
+    p0: &Point3<N>,
+    d: &Vector3<N>,
+    triangle: &Triangle<N>,
+    face_normal: &Vector3<N>,
+) -> Option<(N, N)> {
+    let vertices = [triangle.a, triangle.b, triangle.c];
+    let (mut low, mut high) = (N::zero(), N::one());
+    for k in 0..3 {
+        let (from, to) = (vertices[k], vertices[(k + 1) % 3]);
+        let mut inward = face_normal.cross(&(to - from));
+        if inward.dot(&(vertices[(k + 2) % 3] - from)) < N::zero() {
+            inward = -inward;
+        }
+        // Inside where inward · (p − from) >= 0.
+        let start = inward.dot(&(p0 - from));
+        let rate = inward.dot(d);
+        if rate == N::zero() {
+            if start < N::zero() {
+                return None;
+            }
+            continue;
+        }
+        let t = -start / rate;
+        if rate > N::zero() {
+            low = low.max(t);
+        } else {
+            high = high.min(t);
+        }
+        if low > high {
+            return None;
+        }
+    }
+    Some((low, high))
+}
+
+/// Pushes the ends of the capsule core clipped to the triangle's prism,
+/// each with depth `reach − height`, its height over the face on the
+/// capsule's side and its reach ([`capsule_exit`]), when `>= -margin`
+/// (both ends only when the core lies within a sine of `1e-2` of the
+/// plane, else the deeper one). Returns whether any was pushed.
+#[allow(clippy::too_many_arguments)]
+fn push_prism_clip<N: Real>(
+    p0: &Point3<N>,
+    d: &Vector3<N>,
+    triangle: &Triangle<N>,
+    face_unit: &Vector3<N>,
+    normal: &Vector3<N>,
+    r: N,
+    margin: N,
+    manifold: &mut geom_core::ContactManifold<N>,
+) -> bool {
+    let Some((low, high)) = clip_segment_to_prism(p0, d, triangle, face_unit) else {
+        return false;
+    };
+    let side = if normal.dot(face_unit) <= N::zero() {
+        *face_unit
+    } else {
+        -face_unit
+    };
+    let feature_b = FeatureId::Face(u32::from(side != *face_unit));
+    let has_length = *d != Vector3::zeros();
+    let height_at = |t: N| side.dot(&(p0 + d * t - triangle.a));
+    // Both ends only for a core lying flat on the face; otherwise the
+    // deeper one (the other's point would sit inside the capsule).
+    let sine = lit::<N>(FLAT_SINE);
+    let along = d.dot(face_unit);
+    let flat = along * along <= sine * sine * d.norm_squared();
+    let ends = if high > low && flat {
+        [Some(low), Some(high)]
+    } else if height_at(high) < height_at(low) {
+        [Some(high), None]
+    } else {
+        [Some(low), None]
+    };
+    let mut pushed = false;
+    for t in ends.into_iter().flatten() {
+        let end = p0 + d * t;
+        let height = height_at(t);
+        let reach = capsule_exit(p0, &(p0 + d), r, &end, &-side);
+        let depth = reach - height;
+        if depth >= -margin {
+            manifold.points.push(ContactPoint {
+                point_a: end - side * reach,
+                point_b: end - side * height,
+                depth,
+                feature_a: capsule_feature(t, has_length),
+                feature_b,
+            });
+            pushed = true;
+        }
+    }
+    pushed
+}
+
+/// Contact between a capsule (`a`) and a triangle (`b`), in the triangle's
+/// frame.
+///
+/// - Core apart from the triangle: closest points of segment and triangle
+///   ([`closest_points_segment_triangle_with_weights`]), normal along them,
+///   depth `r − distance`; when the closest triangle point is inside the
+///   face and the axis is within a sine of `1e-2` of the plane, the axis
+///   clipped to the triangle's prism gives two points.
+/// - Core meeting the triangle: the axis of least penetration among the
+///   face normal, `d × e_k`, `e_k × n` and `d × n` (the face is preferred
+///   unless another axis is 2% shallower). The face axis clips the core
+///   to the prism (both ends with their own depths when lying within a
+///   sine of `1e-2` of the plane, else the deeper end); an edge axis reports the
+///   closest points of the core and that edge; an in-plane axis the
+///   capsule's and the triangle's support points.
+///
+/// Degenerate triangles fall out of the same closest points; a core
+/// touching one with no usable axis leaves along a fixed perpendicular of
+/// its longest edge. Features: capsule side/caps; triangle face side,
+/// edge or vertex.
+pub fn contact_capsule_triangle<N: Real>(
+    a: &Capsule<N>,
+    pose_a: &Isometry3<N>,
+    b: &Triangle<N>,
+    pose_b: &Isometry3<N>,
+    margin: N,
+    out: &mut ContactManifolds<N>,
+) {
+    let relative = relative_pose(pose_b, pose_a);
+    let (p0, p1) = (relative * a.a, relative * a.b);
+    let d = p1 - p0;
+    let r = a.radius;
+    let has_length = d != Vector3::zeros();
+    let face_unit = try_unit(&(b.b - b.a).cross(&(b.c - b.a)));
+    let (closest, known_weights) = closest_points_segment_triangle_with_weights(&p0, &p1, &b.a, &b.b, &b.c);
+    let first = out.len();
+    let delta = closest.point_on_triangle - closest.point_on_segment;
+    match try_unit(&delta) {
+        Some(normal) => {
+            let depth = r - delta.norm();
+            if !within_margin(depth, margin) {
+                return;
+            }
+            let weights = known_weights
+                .unwrap_or_else(|| closest_point_on_triangle(&closest.point_on_segment, &b.a, &b.b, &b.c).1);
+            let front = face_unit.is_none_or(|n| n.dot(&normal) <= N::zero());
+            let deepest = ContactPoint {
+                point_a: closest.point_on_segment + normal * r,
+                point_b: closest.point_on_triangle,
+                depth,
+                feature_a: capsule_feature(closest.s, has_length),
+                feature_b: triangle_feature(&weights, front),
+            };
+            let in_face = weights.iter().all(|w| *w != N::zero());
+            let sine = lit::<N>(FLAT_SINE);
+            let manifold = out.push_manifold(normal);
+            let flat = match face_unit {
+                Some(n) if in_face && has_length => {
+                    let along = d.dot(&n);
+                    along * along <= sine * sine * d.norm_squared()
+                        && push_prism_clip(&p0, &d, b, &n, &normal, r, margin, manifold)
+                }
+                _ => false,
+            };
+            if !flat {
+                manifold.points.push(deepest);
+            }
+        }
+        None => {
+            let fallback = pose_b
+                .rotation
+                .inverse_transform_vector(&(pose_a.rotation * Vector3::y()));
+            let (normal, depth, axis) = least_penetration_capsule_triangle(&p0, &p1, r, b)
+                .unwrap_or_else(|| (touching_normal(b, fallback), r, TriangleAxis::Other));
+            // Rounding can make a barely separated core look touching.
+            if !within_margin(depth, margin) {
+                return;
+            }
+            let manifold = out.push_manifold(normal);
+            let clipped = match (axis, face_unit) {
+                (TriangleAxis::Face, Some(n)) => {
+                    push_prism_clip(&p0, &d, b, &n, &normal, r, margin, manifold)
+                }
+                _ => false,
+            };
+            if !clipped {
+                let vertices = [b.a, b.b, b.c];
+                let (on_core, s, on_triangle) = match axis {
+                    TriangleAxis::Edge(k) => {
+                        let edge =
+                            closest_points_segment_segment(&p0, &p1, &vertices[k], &vertices[(k + 1) % 3]);
+                        (edge.point_on_p, edge.s, edge.point_on_q)
+                    }
+                    _ => {
+                        let (s, end) = if d.dot(&normal) > N::zero() {
+                            (N::one(), p1)
+                        } else {
+                            (N::zero(), p0)
+                        };
+                        let lowest = vertices
+                            .into_iter()
+                            .reduce(|x, y| {
+                                if y.coords.dot(&normal) < x.coords.dot(&normal) {
+                                    y
+                                } else {
+                                    x
+                                }
+                            })
+                            .unwrap_or(b.a);
+                        (end, s, lowest)
+                    }
+                };
+                manifold.points.push(ContactPoint {
+                    point_a: on_core + normal * r,
+                    point_b: on_triangle,
+                    depth,
+                    feature_a: capsule_feature(s, has_length),
+                    feature_b: match axis {
+                        TriangleAxis::Edge(k) => FeatureId::Edge(k as u32),
+                        _ => FeatureId::Unknown,
+                    },
+                });
+            }
+        }
+    }
+    to_world(pose_b, out, first);
+}
+
+/// Which separating axis won for a capsule core meeting a triangle.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum TriangleAxis {
+    Face,
+    Edge(usize),
+    Other,
+}
+
+/// The axis of least penetration of the capsule (core `p0 p1`, radius `r`)
+/// into the triangle: `(normal from capsule to triangle, depth, axis)`.
+fn least_penetration_capsule_triangle<N: Real>(
+    p0: &Point3<N>,
+    p1: &Point3<N>,
+    r: N,
+    triangle: &Triangle<N>,
+) -> Option<(Vector3<N>, N, TriangleAxis)> {
+    let vertices = [triangle.a, triangle.b, triangle.c];
+    let d = p1 - p0;
+    let depth_along = |axis: &Vector3<N>| {
+        // Relative to vertex a, so far-away triangles keep their bits.
+        let (proj_0, proj_1) = ((p0 - vertices[0]).dot(axis), (p1 - vertices[0]).dot(axis));
+        let (tri_low, tri_high) = vertices.iter().fold((N::zero(), N::zero()), |(lo, hi), v| {
+            let x = (v - vertices[0]).dot(axis);
+            (lo.min(x), hi.max(x))
+        });
+        let plus = proj_0.max(proj_1) + r - tri_low;
+        let minus = tri_high - (proj_0.min(proj_1) - r);
+        if plus <= minus {
+            (*axis, plus)
+        } else {
+            (-axis, minus)
+        }
+    };
+    let face = try_unit(&(vertices[1] - vertices[0]).cross(&(vertices[2] - vertices[0])));
+    let mut best_face = face.map(|n| {
+        let (normal, depth) = depth_along(&n);
+        (normal, depth, TriangleAxis::Face)
+    });
+    let mut best_other: Option<(Vector3<N>, N, TriangleAxis)> = None;
+    let mut consider = |axis: Vector3<N>, kind: TriangleAxis| {
+        if let Some(unit) = try_unit(&axis)
+            && axis.norm_squared() > lit::<N>(1e-12) * d.norm_squared().max(N::one()) * unit.norm_squared()
+        {
+            let (normal, depth) = depth_along(&unit);
+            if best_other.is_none_or(|(_, best, _)| depth < best) {
+                best_other = Some((normal, depth, kind));
+            }
+        }
+    };
+    for k in 0..3 {
+        let edge = vertices[(k + 1) % 3] - vertices[k];
+        consider(d.cross(&edge), TriangleAxis::Edge(k));
+        if let Some(n) = face {
+            consider(edge.cross(&n), TriangleAxis::Other);
+        }
+    }
+    if let Some(n) = face {
+        consider(d.cross(&n), TriangleAxis::Other);
+    }
+    let scale = N::one()
+        + r
+        + vertices
+            .iter()
+            .map(|v| (v - vertices[0]).amax())
+            .fold(N::zero(), N::max);
+    let rounding = N::default_epsilon() * lit(64.0) * scale;
+    match (best_face.take(), best_other) {
+        (Some(face), Some(other)) => Some(if other.1 < face.1 - (face.1.abs() * lit(FACE_BIAS) + rounding) {
+            other
+        } else {
+            face
+        }),
+        (face, other) => face.or(other),
+    }
+}
+
+/// Contact between a box (`a`) and a triangle (`b`), in the box's frame:
+/// the separating-axis test over the triangle normal, the 3 box face
+/// normals and the 9 edge × edge directions (the triangle's faces and the
+/// edge axes must be 2% shallower than the box's faces to win), then the
+/// incident face clipped against the reference face (up to four points),
+/// or the closest points of two edges. A degenerate triangle has no face
+/// axis. Features: box faces/edges; triangle `Face(0)`/`Face(1)` (front,
+/// back) or `Edge(k)`.
+pub fn contact_cuboid_triangle<N: Real>(
+    a: &Cuboid<N>,
+    pose_a: &Isometry3<N>,
+    b: &Triangle<N>,
+    pose_b: &Isometry3<N>,
+    margin: N,
+    out: &mut ContactManifolds<N>,
+) {
+    let relative = relative_pose(pose_a, pose_b);
+    let box_a = Polytope::cuboid(&a.half_extents, &Isometry3::identity());
+    let triangle = Polytope::triangle(&(relative * b.a), &(relative * b.b), &(relative * b.c));
+    let first = out.len();
+    let manifold = out.push_manifold(Vector3::zeros());
+    if contact_polytopes(&box_a, &triangle, margin, manifold) {
+        to_world(pose_a, out, first);
+    } else {
+        out.truncate(first);
+    }
+}
