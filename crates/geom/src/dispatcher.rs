@@ -25,6 +25,7 @@ use geom_core::dispatch::DispatchTable;
 /// ```
 pub fn default_dispatcher<N: Real>() -> DispatchTable<N> {
     let mut table = DispatchTable::new();
+    geom_prims::contact::register_pairs(&mut table);
     geom_prims::gjk::install_convex_fallback(&mut table);
     // Last: the terrain's routines collide with triangles through the
     // table as registered so far.

@@ -256,4 +256,3 @@ fn a_custom_non_convex_shape_answers_through_its_registered_routine_in_both_orde
         assert!((normal - Vector3::y()).norm() < 1e-9, "{normal}");
     }
 }
-
