@@ -123,4 +123,6 @@ pub(crate) fn contact_heightfield_swept_sphere<N: Real>(
 }
 
 #[cfg(test)]
+mod convex_tests;
+#[cfg(test)]
 mod tests;

@@ -1,0 +1,215 @@
+//! Convex shapes (boxes, cylinders, cones, ellipsoids) against heightfields
+//! through the default routines: no ghost normals on flat or planar
+//! tessellated ground, depths equal to the shape's deepest point below the
+//! plane (its support point, computed independently of the contact code),
+//! nothing under holes, both orders.
+
+use geom_core::dispatch::DispatchTable;
+use geom_core::{ContactManifolds, Shape};
+use geom_prims::{Cone, Cuboid, Cylinder, Ellipsoid, Sphere};
+use nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
+
+use crate::test_support::TestRng;
+use crate::{HeightField, HeightFieldDesc};
+
+/// Every built-in pair, as `geom::default_dispatcher` registers them.
+fn table() -> DispatchTable<f64> {
+    let mut table = DispatchTable::new();
+    geom_prims::contact::register_pairs(&mut table);
+    geom_prims::gjk::install_convex_fallback(&mut table);
+    super::register_pairs(&mut table);
+    table
+}
+
+/// A plane `y = sx·x + sz·z` sampled on a 16 × 16 grid of unit cells,
+/// every third cell flipped, holes at `holes`.
+fn planar_field(slope: [f64; 2], holes: Vec<usize>) -> HeightField<f64> {
+    let rows = 16;
+    let heights = (0..rows * rows)
+        .map(|k| slope[0] * (k / rows) as f64 + slope[1] * (k % rows) as f64)
+        .collect();
+    let mut desc = HeightFieldDesc::new(Point3::origin(), [1.0, 1.0], rows, rows, heights);
+    desc.flipped_cells = (0..(rows - 1) * (rows - 1)).filter(|c| c % 3 == 1).collect();
+    desc.hole_cells = holes;
+    HeightField::try_from_desc(desc).unwrap()
+}
+
+fn shapes() -> Vec<Box<dyn Shape<f64>>> {
+    vec![
+        Box::new(Cuboid::new(Vector3::new(0.7, 0.3, 0.45))),
+        Box::new(Cylinder::from_points(
+            Point3::new(0.0, -0.4, 0.0),
+            Point3::new(0.0, 0.4, 0.0),
+            0.35,
+        )),
+        Box::new(Cone::from_points(
+            Point3::new(0.0, 0.5, 0.0),
+            Point3::new(0.0, -0.3, 0.0),
+            0.4,
+        )),
+        Box::new(Ellipsoid::new(Vector3::new(0.6, 0.25, 0.4))),
+    ]
+}
+
+/// Places `shape` (rotated by `rotation`) with its deepest point along
+/// `-up` at `sink` below the plane point `surface`.
+fn resting_pose(
+    shape: &dyn Shape<f64>,
+    rotation: UnitQuaternion<f64>,
+    surface: Point3<f64>,
+    up: &Vector3<f64>,
+    sink: f64,
+) -> Isometry3<f64> {
+    let rotated = Isometry3::from_parts(Translation3::identity(), rotation);
+    let lowest = shape.support(&rotated, &-up).unwrap();
+    let reach = -up.dot(&lowest.coords);
+    Isometry3::from_parts(
+        Translation3::from((surface + up * (reach - sink)).coords),
+        rotation,
+    )
+}
+
+/// Slides every shape in every test rotation across a planar tessellated
+/// field in small steps; returns the worst normal angle from the plane's
+/// normal and the worst |deepest depth − sink|.
+fn slide_over_plane(slope: [f64; 2]) -> (f64, f64) {
+    let field = planar_field(slope, Vec::new());
+    let table = table();
+    let up = Vector3::new(-slope[0], 1.0, -slope[1]).normalize();
+    let sink = 0.02;
+    let mut rng = TestRng::new(7);
+    let mut rotations = vec![
+        UnitQuaternion::identity(),
+        UnitQuaternion::from_euler_angles(0.0, 0.4, 0.0),
+        UnitQuaternion::from_euler_angles(std::f64::consts::FRAC_PI_2, 0.0, 0.3),
+    ];
+    for _ in 0..3 {
+        rotations.push(UnitQuaternion::from_euler_angles(
+            rng.range(-3.0, 3.0),
+            rng.range(-3.0, 3.0),
+            rng.range(-3.0, 3.0),
+        ));
+    }
+    let mut out = ContactManifolds::new();
+    let (mut worst_angle, mut worst_depth) = (0.0f64, 0.0f64);
+    for shape in shapes() {
+        for rotation in &rotations {
+            for step in 0..48 {
+                let x = 5.0 + step as f64 * 0.0625;
+                let z = 5.3 + step as f64 * 0.041;
+                let surface = Point3::new(x, slope[0] * x + slope[1] * z, z);
+                let pose = resting_pose(shape.as_ref(), *rotation, surface, &up, sink);
+                table
+                    .contact(
+                        &field,
+                        &Isometry3::identity(),
+                        shape.as_ref(),
+                        &pose,
+                        0.0,
+                        &mut out,
+                    )
+                    .unwrap();
+                assert_eq!(
+                    out.len(),
+                    1,
+                    "{:?} at {x} {z}: {:?}",
+                    shape.kind(),
+                    out.as_slice()
+                );
+                let manifold = &out.as_slice()[0];
+                assert!(!manifold.points.is_empty() && manifold.points.len() <= 4);
+                worst_angle = worst_angle.max((manifold.normal - up).norm());
+                worst_depth = worst_depth.max((manifold.max_depth().unwrap() - sink).abs());
+                for point in &manifold.points {
+                    assert!(point.depth <= sink + 1e-9, "{:?}: {point:?}", shape.kind());
+                }
+            }
+        }
+    }
+    (worst_angle, worst_depth)
+}
+
+#[test]
+fn convex_shapes_on_flat_tessellated_ground_get_the_face_normal_and_the_support_depth() {
+    let (angle, depth) = slide_over_plane([0.0, 0.0]);
+    assert!(angle < 1e-9, "worst normal angle {angle}");
+    assert!(depth < 1e-9, "worst depth error {depth}");
+}
+
+#[test]
+fn convex_shapes_on_a_planar_slope_get_the_plane_normal() {
+    let (angle, depth) = slide_over_plane([0.3, -0.2]);
+    assert!(angle < 1e-8, "worst normal angle {angle}");
+    assert!(depth < 1e-8, "worst depth error {depth}");
+}
+
+#[test]
+fn nothing_under_a_hole_and_both_orders_agree() {
+    // Cells (7, 7), (7, 8), (8, 7), (8, 8) are holes: a small box over
+    // their middle touches nothing.
+    let holes = [(7, 7), (7, 8), (8, 7), (8, 8)].map(|(i, j)| i * 15 + j).to_vec();
+    let field = planar_field([0.0, 0.0], holes);
+    let table = table();
+    let cube = Cuboid::new(Vector3::repeat(0.3));
+    let mut out = ContactManifolds::new();
+    let over_hole = Isometry3::translation(8.0, 0.2, 8.0);
+    table
+        .contact(&field, &Isometry3::identity(), &cube, &over_hole, 0.0, &mut out)
+        .unwrap();
+    assert!(out.is_empty(), "{:?}", out.as_slice());
+    let beside = Isometry3::translation(3.5, 0.2, 3.5);
+    table
+        .contact(&field, &Isometry3::identity(), &cube, &beside, 0.0, &mut out)
+        .unwrap();
+    let forward = out.as_slice().to_vec();
+    assert_eq!(forward.len(), 1);
+    assert!((forward[0].max_depth().unwrap() - 0.1).abs() < 1e-12);
+    table
+        .contact(&cube, &beside, &field, &Isometry3::identity(), 0.0, &mut out)
+        .unwrap();
+    assert_eq!(out.as_slice()[0].normal, -forward[0].normal);
+    for (p, q) in out.as_slice()[0].points.iter().zip(&forward[0].points) {
+        assert_eq!(*p, q.swapped());
+    }
+}
+
+#[test]
+fn a_box_over_a_convex_ridge_gets_the_ridge_normal_and_a_sphere_routine_is_kept() {
+    // A roof: y = 2 - |x - 4|·0.8, ridge along z at x = 4 (an active edge).
+    let rows = 9;
+    let heights = (0..rows * rows)
+        .map(|k| 2.0 - ((k / rows) as f64 - 4.0).abs() * 0.8)
+        .collect();
+    let field = HeightField::try_from_desc(HeightFieldDesc::new(
+        Point3::origin(),
+        [1.0, 1.0],
+        rows,
+        rows,
+        heights,
+    ))
+    .unwrap();
+    let table = table();
+    // A cube whose flat bottom meets the ridge line: pushed straight up.
+    let cube = Cuboid::new(Vector3::repeat(0.25));
+    let pose = Isometry3::translation(4.0, 2.0 + 0.25 - 0.01, 4.3);
+    let mut out = ContactManifolds::new();
+    table
+        .contact(&field, &Isometry3::identity(), &cube, &pose, 0.0, &mut out)
+        .unwrap();
+    let deepest = out
+        .points()
+        .max_by(|a, b| a.1.depth.total_cmp(&b.1.depth))
+        .unwrap();
+    assert!((deepest.1.depth - 0.01).abs() < 1e-9, "{:?}", out.as_slice());
+    assert!(deepest.0.angle(&Vector3::y()) < 1e-6, "{:?}", deepest.0);
+    // Spheres keep their own routine (exact edge direction).
+    let ball = Sphere::new(0.5);
+    let ball_pose = Isometry3::translation(4.0, 2.4, 4.3);
+    table
+        .contact(&field, &Isometry3::identity(), &ball, &ball_pose, 0.0, &mut out)
+        .unwrap();
+    let (normal, point) = out.points().next().unwrap();
+    assert!(normal.angle(&Vector3::y()) < 1e-12);
+    assert!((point.depth - 0.1).abs() < 1e-12);
+}
+
