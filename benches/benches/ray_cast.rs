@@ -1,7 +1,8 @@
 //! Criterion groups, each pair through geom and parry3d on identical
 //! inputs: per-ray scalar trait calls (`scalar`), 10⁶ random rays through
 //! the trait, the 4- and 8-lane batch and the parallel batch (`rays_1e6`),
-//! and one ray against an 8-shape packet (`packet`). The same passes as the
+//! one ray against an 8-shape packet (`packet`), heightfields
+//! (`terrain`) and pair contacts through the dispatch table (`pairs`). The same passes as the
 //! `compare` binary.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};

@@ -16,6 +16,8 @@ use parry3d::math::{Pose, Rot3, Vector};
 use parry3d::query::RayCast;
 use simba::simd::{WideF32x4, WideF32x8};
 
+pub mod pairs;
+
 /// One timed pass: runs the work once and returns a checksum (kept alive
 /// with `black_box` so the work cannot be optimised away).
 pub type Pass = Box<dyn FnMut() -> f32>;
@@ -556,6 +558,7 @@ pub fn measures(threads: usize) -> Vec<Measure> {
     });
     packet_measures(&mut measures);
     terrain::measures(&mut measures);
+    pairs::measures(&mut measures);
     measures
 }
 
