@@ -151,4 +151,59 @@ mod tests {
             assert!(message.starts_with(expected), "{message}");
         }
     }
+
+    fn depths_and_normals(line: Value) -> Vec<(f64, [f64; 3])> {
+        let answer = answer(line);
+        answer["contacts"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{answer}"))
+            .iter()
+            .map(|c| {
+                let n = c["normal"].as_array().unwrap();
+                (
+                    c["depth"].as_f64().unwrap(),
+                    [0, 1, 2].map(|k| n[k].as_f64().unwrap()),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_primitive_pair_answers_through_the_dispatcher() {
+        // Two spheres 1.5 apart along (3, 4, 0)/5, radii 1 and 0.8: depth 0.3.
+        let a = json!({"type": "sphere", "center": [1, 2, 3], "radius": 1});
+        let b = json!({"type": "sphere", "center": [1.9, 3.2, 3], "radius": 0.8});
+        let contacts = depths_and_normals(json!({"op": "contact", "a": a, "b": b}));
+        assert_eq!(contacts.len(), 1);
+        assert!((contacts[0].0 - 0.3).abs() < 1e-12, "{contacts:?}");
+        let n = contacts[0].1;
+        assert!((n[0] - 0.6).abs() < 1e-12 && (n[1] - 0.8).abs() < 1e-12 && n[2].abs() < 1e-12);
+        // A unit box resting 0.05 deep on the half-space y <= 0, turned about
+        // y: four corners at depth 0.05, normal from the ground up.
+        let ground = json!({"type": "halfspace", "normal": [0, 1, 0], "offset": 0});
+        let crate_box = json!({"type": "box", "center": [3, 0.45, -2], "half_extents": [0.5, 0.5, 0.5],
+                               "rotation": [0, 0.38268343236508984, 0, 0.9238795325112867]});
+        let contacts = depths_and_normals(json!({"op": "contact", "a": ground, "b": crate_box}));
+        assert_eq!(contacts.len(), 4, "{contacts:?}");
+        for (depth, normal) in &contacts {
+            assert!(
+                (depth - 0.05).abs() < 1e-12 && normal == &[0.0, 1.0, 0.0],
+                "{contacts:?}"
+            );
+        }
+        // Shapes with no analytic routine (cylinder against cone) go through
+        // GJK/EPA: a cylinder standing 0.1 into a cone's base from above.
+        let cylinder = json!({"type": "cylinder", "a": [0, 0.9, 0], "b": [0, 2, 0], "radius": 0.3});
+        let cone = json!({"type": "cone", "apex": [0, -1, 0], "base": [0, 1, 0], "radius": 1});
+        let contacts = depths_and_normals(json!({"op": "contact", "a": cone, "b": cylinder, "margin": 0.01}));
+        assert!(!contacts.is_empty());
+        let (depth, normal) = contacts[0];
+        assert!(
+            (depth - 0.1).abs() < 1e-6 && (normal[1] - 1.0).abs() < 1e-6,
+            "{contacts:?}"
+        );
+        // Apart beyond the margin: no contacts, not an error.
+        let far = json!({"type": "sphere", "center": [10, 0, 0], "radius": 1});
+        assert!(depths_and_normals(json!({"op": "contact", "a": far, "b": cylinder})).is_empty());
+    }
 }
