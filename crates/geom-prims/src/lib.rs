@@ -16,6 +16,7 @@ pub mod ellipsoid;
 pub mod half_space;
 pub mod segment;
 pub mod sphere;
+pub mod sweep;
 pub mod triangle;
 
 pub use basis::{orthonormal_basis, orthonormal_basis_smaller_component};
