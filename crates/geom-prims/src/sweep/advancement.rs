@@ -58,7 +58,8 @@ where
     let zero = N::zero();
     let one = N::one();
     let motion_length = motion.norm();
-    if !motion_length.is_finite() || !(tolerance >= zero) || !tolerance.is_finite() {
+    let valid = motion_length.is_finite() && tolerance >= zero && tolerance.is_finite();
+    if !valid {
         return None;
     }
     let mut toi = zero;
@@ -92,11 +93,13 @@ where
                 } else {
                     motion_length
                 };
-                if !(closing_speed > zero) {
+                let approaching = closing_speed > zero;
+                if !approaching {
                     return None;
                 }
                 let next = toi + distance / closing_speed;
-                if !(next <= one) {
+                let within_motion = next <= one;
+                if !within_motion {
                     return None;
                 }
                 last = Some(hit);

@@ -34,11 +34,12 @@ pub fn sweep_capsule_triangle<N: Real>(
     motion: &Vector3<N>,
     triangle: &Triangle<N>,
 ) -> Option<SweepHit<N>> {
-    if !all_finite(
+    let valid = all_finite(
         &[axis_a, axis_b, &triangle.a, &triangle.b, &triangle.c],
         &[motion],
-    ) || !(radius >= N::zero() && radius.is_finite())
-    {
+    ) && radius >= N::zero()
+        && radius.is_finite();
+    if !valid {
         return None;
     }
     let zero = N::zero();
@@ -116,7 +117,8 @@ pub fn sweep_capsule_triangle<N: Real>(
         };
         // Scale-aware parallel guard: |axis × edge| tiny against |axis||edge|.
         let sine_squared = axis.cross(&edge).norm_squared() / (axis.norm_squared() * edge.norm_squared());
-        if !(sine_squared > N::default_epsilon()) {
+        let skewed = sine_squared > N::default_epsilon();
+        if !skewed {
             continue;
         }
         let separation = (start - edge_start).dot(&across);

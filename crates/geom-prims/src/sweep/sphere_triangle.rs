@@ -32,9 +32,10 @@ pub fn sweep_sphere_triangle<N: Real>(
     motion: &Vector3<N>,
     triangle: &Triangle<N>,
 ) -> Option<SweepHit<N>> {
-    if !all_finite(&[center, &triangle.a, &triangle.b, &triangle.c], &[motion])
-        || !(radius >= N::zero() && radius.is_finite())
-    {
+    let valid = all_finite(&[center, &triangle.a, &triangle.b, &triangle.c], &[motion])
+        && radius >= N::zero()
+        && radius.is_finite();
+    if !valid {
         return None;
     }
     let relative = |p: &Point3<N>| Point3::from(p - center);
@@ -135,7 +136,8 @@ pub(crate) fn sweep_sphere_triangle_relative<N: Real>(
     for (start, end) in [(a, b), (b, c), (c, a)] {
         let edge = end - start;
         let length_squared = edge.norm_squared();
-        if !(length_squared > zero) {
+        let has_length = length_squared > zero;
+        if !has_length {
             continue;
         }
         let perpendicular = |v: &Vector3<N>| v - edge * (v.dot(&edge) / length_squared);
