@@ -16,6 +16,7 @@ mod render;
 mod scene;
 mod survey;
 mod sweep;
+mod walk;
 
 use std::io;
 use std::process::ExitCode;
