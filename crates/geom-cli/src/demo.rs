@@ -1,5 +1,6 @@
 //! `geom demo`: both views of the default scene in both precisions, their
-//! error heatmaps, and a table of what `f32` loses against `f64` per shape.
+//! error heatmaps, a table of what `f32` loses against `f64` per shape, and
+//! a character walking a route over terrain into a wall and a corner.
 
 use std::fmt::Write as _;
 use std::io;
@@ -51,6 +52,22 @@ pub fn run_demo(options: &RenderOptions) -> io::Result<()> {
     );
     println!("views: near = scene at the origin; far = the same scene and camera shifted by (1e4, 1e4, 1e4)");
     println!("{}", heatmap_scale_note());
+    let walk = crate::walk::run_walk(&options.out)?;
+    println!(
+        "character walk: {} steps, {} contacts, ends at ({:.3}, {:.3}, {:.3}) {}, largest move over the last 50 steps {:.1e}; path in {}",
+        walk.steps,
+        walk.collisions,
+        walk.end.x,
+        walk.end.y,
+        walk.end.z,
+        if walk.grounded {
+            "on the ground"
+        } else {
+            "in the air"
+        },
+        walk.last_moves,
+        options.out.join("walk.png").display()
+    );
     Ok(())
 }
 

@@ -15,6 +15,8 @@ mod query;
 mod render;
 mod scene;
 mod survey;
+mod sweep;
+mod walk;
 
 use std::io;
 use std::process::ExitCode;
@@ -64,6 +66,16 @@ has none or the line is not valid JSON).
     -> {\"id\":…,\"contacts\":[{\"point_a\":[…],\"point_b\":[…],\"normal\":[…],\"depth\":…},…]}
        normal from a to b, depth > 0 overlapping (down to -margin); a heightfield
        with a sphere or a capsule, either order (other pairs: not yet)
+  {\"id\": ANY, \"op\": \"sweep\", \"precision\": P, \"shape\": SHAPE, \"motion\": [dx,dy,dz], \"target\": SHAPE}
+    -> {\"id\":…,\"hit\":true,\"toi\":in [0,1],\"point\":[…],\"normal\":[…]}  or {\"id\":…,\"hit\":false}
+       shape: sphere, capsule or ellipsoid; exact against a triangle or a heightfield,
+       conservative advancement through the dispatch table otherwise; normal from
+       the target towards the shape; starting in contact answers toi 0
+  {\"id\": ANY, \"op\": \"slide\", \"precision\": P, \"shape\": SHAPE, \"motion\": [dx,dy,dz],
+   \"world\": [SHAPE, ...], \"max_iterations\": N}
+    -> {\"id\":…,\"position\":[…],\"collisions\":N}
+       collide-and-slide (no gravity), position = where the shape's centre ends;
+       skin width 1e-3 of the shape's smallest half-extent; max_iterations default 5
 
 Defaults: precision \"f64\", max_t infinity, solid true. t is in units of dir;
 point = origin + t*dir. Numbers print as the shortest decimal that reads back
@@ -85,8 +97,8 @@ SHAPE (world coordinates; rotation is a quaternion [x,y,z,w], normalised, defaul
      split along (i,j)-(i+1,j+1), or (i+1,j)-(i,j+1) when flipped; Y-up, solid below
 
 A line that cannot be answered (bad JSON, wrong or missing or unknown fields,
-an invalid shape, ops sweep/slide and contact pairs without a heightfield,
-which are not supported yet) gets {\"id\":…,\"line\":N,\"error\":\"…\"} and the run goes on;
+an invalid shape, contact pairs without a heightfield, which are not
+supported yet) gets {\"id\":…,\"line\":N,\"error\":\"…\"} and the run goes on;
 N counts every physical line from 1. Exit status: 0 when every line was
 answered, 1 when any line failed, 2 for a bad command line.
 ";

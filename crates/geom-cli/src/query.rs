@@ -22,9 +22,7 @@ use crate::contact::contact;
 use crate::fields::Fields;
 use crate::precision::{Precision, format_number, format_vector};
 use crate::scene::build_shape;
-
-/// Operations DESIGN.md names but geom does not answer yet.
-const UNSUPPORTED_OPS: [&str; 2] = ["sweep", "slide"];
+use crate::sweep::{slide, sweep};
 
 /// How many lines a query run answered and how many of those were errors.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -116,10 +114,7 @@ fn answer_request(request: &Value) -> Result<String, String> {
         ));
     }
     match op {
-        "ray_cast" | "closest_point" | "contact" => {}
-        unsupported if UNSUPPORTED_OPS.contains(&unsupported) => {
-            return Err(format!("op '{unsupported}' is not supported yet"));
-        }
+        "ray_cast" | "closest_point" | "contact" | "sweep" | "slide" => {}
         other => {
             return Err(format!(
                 "unknown op '{other}' (expected ray_cast, closest_point, contact, sweep or slide)"
@@ -132,7 +127,11 @@ fn answer_request(request: &Value) -> Result<String, String> {
         ("closest_point", "f32") => closest_point::<f32>(&fields),
         ("closest_point", _) => closest_point::<f64>(&fields),
         ("contact", "f32") => contact::<f32>(&fields),
-        _ => contact::<f64>(&fields),
+        ("contact", _) => contact::<f64>(&fields),
+        ("sweep", "f32") => sweep::<f32>(&fields),
+        ("sweep", _) => sweep::<f64>(&fields),
+        ("slide", "f32") => slide::<f32>(&fields),
+        _ => slide::<f64>(&fields),
     }
 }
 
@@ -286,12 +285,12 @@ mod tests {
             (
                 r#"{"id":1,"op":"sweep"}"#,
                 Value::from(1),
-                "op 'sweep' is not supported yet",
+                "missing field 'shape'",
             ),
             (
                 r#"{"id":1,"op":"slide"}"#,
                 Value::from(1),
-                "op 'slide' is not supported yet",
+                "missing field 'shape'",
             ),
             (
                 r#"{"id":1,"op":"ray_cast","precision":"f16"}"#,

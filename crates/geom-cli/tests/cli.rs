@@ -531,3 +531,43 @@ fn heightfield_answers_hand_computed_queries() {
     let xs: Vec<f64> = contacts.iter().map(|c| vector(&c["point_b"])[0]).collect();
     assert!(xs.contains(&3.2) && xs.contains(&3.8), "{xs:?}");
 }
+
+#[test]
+fn sweep_and_slide_lines_through_the_binary() {
+    let wall = r#"{"type":"triangle","a":[2,-10,-10],"b":[2,10,-10],"c":[2,0,10]}"#;
+    let input = format!(
+        "{}\n{}\n{}\n{}\n",
+        format_args!(
+            r#"{{"id":"s","op":"sweep","shape":{{"type":"sphere","center":[0,0,0],"radius":1}},"motion":[10,0,0],"target":{wall}}}"#
+        ),
+        format_args!(
+            r#"{{"id":"c","op":"slide","shape":{{"type":"capsule","a":[0,-0.5,0],"b":[0,0.5,0],"radius":1}},"motion":[4,0,3],"world":[{wall}]}}"#
+        ),
+        r#"{"id":"bad","op":"sweep","shape":{"type":"sphere","center":[0,0,0],"radius":1},"motion":[1,0,"x"],"target":{"type":"sphere","center":[0,0,0],"radius":1}}"#,
+        r#"{"id":"bad2","op":"slide","shape":{"type":"cone","apex":[0,1,0],"base":[0,0,0],"radius":1},"motion":[1,0,0],"world":[]}"#,
+    );
+    let output = geom(&["query"], &input);
+    assert_eq!(output.status.code(), Some(1));
+    let lines = answers(&output);
+    assert_eq!(lines.len(), 4);
+    assert_eq!(lines[0]["hit"], Value::Bool(true));
+    assert!(close(lines[0]["toi"].as_f64().unwrap(), 0.1, 1e-15));
+    assert_eq!(vector(&lines[0]["normal"]), [-1.0, 0.0, 0.0]);
+    let position = vector(&lines[1]["position"]);
+    assert!(
+        close(position[0], 1.0 - 1e-3, 1e-12) && close(position[2], 3.0, 1e-12),
+        "{position:?}"
+    );
+    assert_eq!(lines[1]["collisions"].as_u64(), Some(1));
+    assert_eq!(
+        (lines[2]["line"].as_u64(), lines[3]["line"].as_u64()),
+        (Some(3), Some(4))
+    );
+    assert!(lines[2]["error"].as_str().unwrap().contains("motion"));
+    assert!(
+        lines[3]["error"]
+            .as_str()
+            .unwrap()
+            .contains("sphere, capsule or ellipsoid")
+    );
+}

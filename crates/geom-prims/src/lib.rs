@@ -18,6 +18,7 @@ pub mod gjk;
 pub mod half_space;
 pub mod segment;
 pub mod sphere;
+pub mod sweep;
 pub mod triangle;
 
 pub use basis::{orthonormal_basis, orthonormal_basis_smaller_component};

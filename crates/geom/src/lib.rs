@@ -40,7 +40,8 @@ pub use geom_core::{ClosestPoints, DispatchTable};
 pub use geom_core::{ContactCandidate, ContactManifold, ContactManifolds, ContactPoint};
 pub use geom_prims::*;
 pub use geom_terrain::{
-    DEFAULT_ACTIVE_EDGE_ANGLE_DEGREES, HeightField, HeightFieldDesc, TriangleId, TrianglesInAabb,
+    CharacterConfig, CharacterController, DEFAULT_ACTIVE_EDGE_ANGLE_DEGREES, HeightField, HeightFieldDesc,
+    Obstacle, TriangleId, TrianglesInAabb, sweep_heightfield, sweep_obstacles, sweep_shape,
 };
 
 /// The double-double reference scalar (feature `reference`): the kernels

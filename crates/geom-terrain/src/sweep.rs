@@ -1,0 +1,293 @@
+//! Sweeps against the world: triangles, heightfields and any shape the
+//! dispatch table knows, returning the earliest hit.
+
+use std::any::Any;
+
+use geom_core::dispatch::{ClosestPoints, DispatchTable};
+use geom_core::pose::PoseMatrix;
+use geom_core::{ContactManifolds, GeomError, Real, Shape, lit};
+use geom_prims::Triangle;
+use geom_prims::sweep::{MovingShape, Proximity, SweepHit, conservative_advancement};
+use nalgebra::{Isometry3, Translation3, Vector3};
+
+use crate::HeightField;
+
+/// How many conservative-advancement steps a sweep against a general
+/// shape may take before it stops (still short of any contact).
+pub const ADVANCEMENT_MAX_ITERATIONS: usize = 64;
+
+/// Something a moving shape can run into.
+#[derive(Clone, Copy, Debug)]
+pub enum Obstacle<'a, N: Real> {
+    /// Triangles in world coordinates (two-sided, no thickness).
+    Triangles(&'a [Triangle<N>]),
+    /// A heightfield at a pose.
+    HeightField {
+        /// The terrain.
+        field: &'a HeightField<N>,
+        /// Its pose.
+        pose: Isometry3<N>,
+    },
+    /// Any shape at a pose: triangles and heightfields are swept exactly,
+    /// other shapes by conservative advancement through the dispatch table.
+    Shape {
+        /// The shape.
+        shape: &'a dyn Shape<N>,
+        /// Its pose.
+        pose: Isometry3<N>,
+    },
+}
+
+/// The shape moved by `motion` against the heightfield at `field_pose`: the
+/// earliest hit over the triangles in the box of the whole motion
+/// ([`HeightField::triangles_in_aabb`]), each swept exactly
+/// ([`MovingShape::sweep_triangle`]). Allocates nothing.
+///
+/// The terrain is swept as its surface: a shape that starts entirely below
+/// the surface is not pushed out. Flat ground never catches a shape on its
+/// internal edges: an edge in the plane is never nearer than the plane.
+pub fn sweep_heightfield<N: Real>(
+    mover: &MovingShape<N>,
+    motion: &Vector3<N>,
+    field: &HeightField<N>,
+    field_pose: &Isometry3<N>,
+) -> Option<SweepHit<N>> {
+    if !motion.iter().all(|c| c.is_finite()) {
+        return None;
+    }
+    let matrix = PoseMatrix::new(field_pose);
+    let local_mover = to_local(mover, field_pose, &matrix);
+    let local_motion = matrix.vector_to_local(motion);
+    let swept = local_mover.swept_aabb(&local_motion);
+    let mut best: Option<SweepHit<N>> = None;
+    for (_, triangle) in field.triangles_in_aabb(&swept) {
+        let hit = local_mover.sweep_triangle(&local_motion, &triangle);
+        best = SweepHit::earliest(best, hit);
+    }
+    best.map(|hit| SweepHit {
+        toi: hit.toi,
+        point: matrix.point_to_world(&hit.point),
+        normal: matrix.vector_to_world(&hit.normal),
+    })
+    .filter(SweepHit::is_finite)
+}
+
+/// The shape in the frame of `pose` (translation subtracted first).
+fn to_local<N: Real>(mover: &MovingShape<N>, pose: &Isometry3<N>, matrix: &PoseMatrix<N>) -> MovingShape<N> {
+    match *mover {
+        MovingShape::Sphere { center, radius } => MovingShape::Sphere {
+            center: matrix.point_to_local(&center),
+            radius,
+        },
+        MovingShape::Capsule { a, b, radius } => MovingShape::Capsule {
+            a: matrix.point_to_local(&a),
+            b: matrix.point_to_local(&b),
+            radius,
+        },
+        MovingShape::Ellipsoid {
+            center,
+            radii,
+            rotation,
+        } => MovingShape::Ellipsoid {
+            center: matrix.point_to_local(&center),
+            radii,
+            rotation: pose.rotation.inverse() * rotation,
+        },
+    }
+}
+
+/// The tolerance [`sweep_shape`] gives conservative advancement: `√ε`
+/// times the size of the two shapes' boxes (about `1.5e-8` of it in `f64`,
+/// `3.5e-4` in `f32`).
+pub fn default_sweep_tolerance<N: Real>(
+    shape: &dyn Shape<N>,
+    pose: &Isometry3<N>,
+    target: &dyn Shape<N>,
+    target_pose: &Isometry3<N>,
+) -> N {
+    let size = |shape: &dyn Shape<N>, pose: &Isometry3<N>| {
+        let aabb = shape.aabb(pose);
+        (aabb.maxs - aabb.mins).norm()
+    };
+    N::default_epsilon().sqrt() * (size(shape, pose) + size(target, target_pose)).min(lit(1e30))
+}
+
+/// `shape` at `pose` moved by `motion` against `target` at `target_pose`:
+/// the first contact (`toi ∈ [0, 1]`, point on the target, normal from the
+/// target towards the shape), or `Ok(None)`.
+///
+/// A sphere, capsule or ellipsoid against a triangle or a heightfield is
+/// swept exactly ([`MovingShape::sweep_triangle`], [`sweep_heightfield`]).
+/// Any other pair goes through [`sweep_shape_by_advancement`] with
+/// [`default_sweep_tolerance`]. A NaN or infinite motion gives `Ok(None)`;
+/// errors are the table's (`NonFinite` pose, `Unsupported` pair).
+pub fn sweep_shape<N: Real>(
+    shape: &dyn Shape<N>,
+    pose: &Isometry3<N>,
+    motion: &Vector3<N>,
+    target: &dyn Shape<N>,
+    target_pose: &Isometry3<N>,
+    table: &DispatchTable<N>,
+) -> Result<Option<SweepHit<N>>, GeomError> {
+    if !motion.iter().all(|c| c.is_finite()) {
+        return Ok(None);
+    }
+    for (pose, input) in [(pose, "pose"), (target_pose, "target_pose")] {
+        let finite = pose.translation.vector.iter().all(|c| c.is_finite())
+            && pose.rotation.coords.iter().all(|c| c.is_finite());
+        if !finite {
+            return Err(GeomError::NonFinite { input });
+        }
+    }
+    if let Some(mover) = MovingShape::from_shape(shape, pose) {
+        let target_any: &dyn Any = target;
+        if let Some(triangle) = target_any.downcast_ref::<Triangle<N>>() {
+            let world = Triangle {
+                a: target_pose * triangle.a,
+                b: target_pose * triangle.b,
+                c: target_pose * triangle.c,
+            };
+            return Ok(mover.sweep_triangle(motion, &world));
+        }
+        if let Some(field) = target_any.downcast_ref::<HeightField<N>>() {
+            return Ok(sweep_heightfield(&mover, motion, field, target_pose));
+        }
+    }
+    let tolerance = default_sweep_tolerance(shape, pose, target, target_pose);
+    sweep_shape_by_advancement(shape, pose, motion, target, target_pose, table, tolerance)
+}
+
+/// [`sweep_shape`] by conservative advancement over the table's
+/// [`DispatchTable::closest_points`], for any pair the table answers (GJK
+/// once the convex fallback is installed, a heightfield's contacts, custom
+/// kinds). See [`conservative_advancement`] (Mirtich 1996; van den Bergen
+/// 2004): the step uses the closest-point normal when both shapes are
+/// convex, the motion's length otherwise; the returned `toi` is never past
+/// the first contact, and the shapes are at most `tolerance` apart there
+/// (as far as the table's distances are exact). Touching at the start is
+/// reported at `toi = 0` with the deepest contact's normal (one contact
+/// query, which may allocate); at most [`ADVANCEMENT_MAX_ITERATIONS`] steps.
+pub fn sweep_shape_by_advancement<N: Real>(
+    shape: &dyn Shape<N>,
+    pose: &Isometry3<N>,
+    motion: &Vector3<N>,
+    target: &dyn Shape<N>,
+    target_pose: &Isometry3<N>,
+    table: &DispatchTable<N>,
+    tolerance: N,
+) -> Result<Option<SweepHit<N>>, GeomError> {
+    let motion_length = motion.norm();
+    if !motion_length.is_finite() {
+        return Ok(None);
+    }
+    let convex = shape.is_convex() && target.is_convex();
+    // Farther than the motion plus the tolerance cannot be reached: the
+    // table may stop looking there (and must, for a heightfield).
+    let reach = motion_length + tolerance;
+    let mut failure: Option<GeomError> = None;
+    let hit = conservative_advancement(motion, convex, tolerance, ADVANCEMENT_MAX_ITERATIONS, |offset| {
+        let moved = Isometry3::from_parts(
+            Translation3::from(pose.translation.vector + offset),
+            pose.rotation,
+        );
+        let answer = table.closest_points(shape, &moved, target, target_pose, reach);
+        match answer {
+            Err(error) => {
+                failure = Some(error);
+                None
+            }
+            Ok(ClosestPoints::Disjoint) => None,
+            Ok(ClosestPoints::WithinMargin { point_a, point_b }) if point_a != point_b => {
+                Some(Proximity::Apart {
+                    point_on_mover: point_a,
+                    point_on_target: point_b,
+                })
+            }
+            Ok(_) => {
+                let mut contacts = ContactManifolds::new();
+                let deepest = table
+                    .contact(shape, &moved, target, target_pose, N::zero(), &mut contacts)
+                    .ok()
+                    .and_then(|()| {
+                        contacts
+                            .points()
+                            .map(|(normal, point)| (*normal, *point))
+                            .reduce(|best, next| if next.1.depth > best.1.depth { next } else { best })
+                    });
+                let fallback = -motion / motion_length;
+                Some(match deepest {
+                    Some((normal, point)) => Proximity::Touching {
+                        point: point.point_b,
+                        normal: -normal,
+                    },
+                    None => Proximity::Touching {
+                        point: pose.translation.vector.into(),
+                        normal: if fallback.iter().all(|c| c.is_finite()) {
+                            fallback
+                        } else {
+                            Vector3::y()
+                        },
+                    },
+                })
+            }
+        }
+    });
+    match failure {
+        Some(error) => Err(error),
+        None => Ok(hit),
+    }
+}
+
+/// The earliest hit of `mover` moved by `motion` against every obstacle,
+/// and the index of the obstacle hit. Triangle slices are culled by the
+/// box of the whole motion; heightfields as in [`sweep_heightfield`];
+/// other shapes through [`sweep_shape`] (errors are the table's).
+pub fn sweep_obstacles<N: Real>(
+    mover: &MovingShape<N>,
+    motion: &Vector3<N>,
+    obstacles: &[Obstacle<'_, N>],
+    table: &DispatchTable<N>,
+) -> Result<Option<(usize, SweepHit<N>)>, GeomError> {
+    if !motion.iter().all(|c| c.is_finite()) {
+        return Ok(None);
+    }
+    let swept = mover.swept_aabb(motion);
+    let mut best: Option<(usize, SweepHit<N>)> = None;
+    let mut keep = |index: usize, hit: Option<SweepHit<N>>| {
+        if let Some(hit) = hit
+            && best.is_none_or(|(_, current)| hit.toi < current.toi)
+        {
+            best = Some((index, hit));
+        }
+    };
+    for (index, obstacle) in obstacles.iter().enumerate() {
+        match obstacle {
+            Obstacle::Triangles(triangles) => {
+                for triangle in triangles.iter() {
+                    let own = geom_core::Aabb::new(triangle.a, triangle.a)
+                        .including(&triangle.b)
+                        .including(&triangle.c);
+                    if own.intersects(&swept) {
+                        keep(index, mover.sweep_triangle(motion, triangle));
+                    }
+                }
+            }
+            Obstacle::HeightField { field, pose } => {
+                keep(index, sweep_heightfield(mover, motion, field, pose))
+            }
+            Obstacle::Shape { shape, pose } => {
+                if shape.aabb(pose).intersects(&swept) {
+                    let (placed, mover_pose) = mover.to_shape();
+                    keep(
+                        index,
+                        sweep_shape(placed.as_shape(), &mover_pose, motion, *shape, pose, table)?,
+                    );
+                }
+            }
+        }
+    }
+    Ok(best)
+}
+
+#[cfg(test)]
+mod tests;
