@@ -7,9 +7,9 @@
 //! ```
 //!
 //! Prints each body's resting place and writes a PNG: on the left the
-//! centres' paths seen from the side over the ground's profile, on the
-//! right each body's height over time (they fall, bounce off each other
-//! and the bumps, and come to rest).
+//! centres' paths seen from above over the ground's height map, a ring
+//! where each comes to rest, on the right each body's height over time
+//! (they fall, bounce off each other and the bumps, and come to rest).
 
 mod sim;
 
@@ -92,8 +92,9 @@ const COLORS: [[u8; 3]; 11] = [
     [0, 0, 0],
 ];
 
-/// Two panels: side view (x, y) of the paths over the ground profile at
-/// z = 0, and height over time.
+/// Two panels: the centres' paths seen from above over the ground's
+/// height map (grey, light = high; a ring where each body rests), and each
+/// body's height over time.
 fn write_plot(
     path: &std::path::Path,
     world: &sim::World,
@@ -101,30 +102,59 @@ fn write_plot(
 ) -> Result<(), Box<dyn std::error::Error>> {
     let mut pixels = vec![[255u8; 3]; WIDTH * HEIGHT];
     let panel = WIDTH / 2;
-    let mut plot = |x: f64, y: f64, (x0, x1, y0, y1): (f64, f64, f64, f64), left: usize, color: [u8; 3]| {
-        let px = left as f64 + 20.0 + (x - x0) / (x1 - x0) * (panel as f64 - 40.0);
-        let py = HEIGHT as f64 - 20.0 - (y - y0) / (y1 - y0) * (HEIGHT as f64 - 40.0);
-        if px >= 0.0 && py >= 0.0 && (px as usize) < WIDTH && (py as usize) < HEIGHT {
-            for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
-                let (u, v) = (px as usize + dx, py as usize + dy);
-                if u < WIDTH && v < HEIGHT {
-                    pixels[v * WIDTH + u] = color;
-                }
+    // Left panel: x right, z down, 8 m each side of the origin.
+    let (half, size) = (8.0, HEIGHT as f64 - 40.0);
+    let to_top = |x: f64, z: f64| {
+        (
+            (panel as f64 - size) / 2.0 + (x + half) / (2.0 * half) * size,
+            20.0 + (z + half) / (2.0 * half) * size,
+        )
+    };
+    let (mut low, mut high) = (f64::INFINITY, f64::NEG_INFINITY);
+    let mut samples = Vec::new();
+    for v in 0..HEIGHT {
+        for u in 0..panel {
+            let x = ((u as f64 - (panel as f64 - size) / 2.0) / size) * 2.0 * half - half;
+            let z = ((v as f64 - 20.0) / size) * 2.0 * half - half;
+            if (-half..=half).contains(&x) && (-half..=half).contains(&z) {
+                let y = world.ground.surface_y_at(x, z).unwrap_or(0.0);
+                (low, high) = (low.min(y), high.max(y));
+                samples.push((u, v, y));
+            }
+        }
+    }
+    for (u, v, y) in samples {
+        let shade = (90.0 + 140.0 * (y - low) / (high - low)) as u8;
+        pixels[v * WIDTH + u] = [shade; 3];
+    }
+    let mut dot = |px: f64, py: f64, color: [u8; 3]| {
+        for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+            let (u, v) = (px as usize + dx, py as usize + dy);
+            if px >= 0.0 && py >= 0.0 && u < WIDTH && v < HEIGHT {
+                pixels[v * WIDTH + u] = color;
             }
         }
     };
-    let side = (-8.0, 8.0, -0.5, 6.5);
-    for k in 0..2000 {
-        let x = side.0 + (side.1 - side.0) * k as f64 / 1999.0;
-        if let Some(y) = world.ground.surface_y_at(x, 0.0) {
-            plot(x, y, side, 0, [120, 120, 120]);
-        }
-    }
-    let time = (0.0, SECONDS, -0.5, 6.5);
+    let time_plot = |t: f64, y: f64| {
+        (
+            panel as f64 + 20.0 + t / SECONDS * (panel as f64 - 40.0),
+            HEIGHT as f64 - 20.0 - (y + 0.5) / 7.0 * (HEIGHT as f64 - 40.0),
+        )
+    };
     for (b, body_path) in paths.iter().enumerate() {
+        let color = COLORS[b % COLORS.len()];
         for (k, p) in body_path.iter().enumerate() {
-            plot(p.x, p.y, side, 0, COLORS[b % COLORS.len()]);
-            plot(k as f64 * STEP, p.y, time, panel, COLORS[b % COLORS.len()]);
+            let (u, v) = to_top(p.x, p.z);
+            dot(u, v, color);
+            let (u, v) = time_plot(k as f64 * STEP, p.y);
+            dot(u, v, color);
+        }
+        let rest = world.bodies[b].center();
+        let radius = world.bodies[b].shape.local_aabb().origin_reach() / (2.0 * half) * size;
+        for k in 0..360 {
+            let angle = k as f64 * std::f64::consts::PI / 180.0;
+            let (u, v) = to_top(rest.x, rest.z);
+            dot(u + radius * angle.cos(), v + radius * angle.sin(), color);
         }
     }
     for y in 0..HEIGHT {
