@@ -212,4 +212,3 @@ fn a_box_over_a_convex_ridge_gets_the_ridge_normal_and_a_sphere_routine_is_kept(
     assert!(normal.angle(&Vector3::y()) < 1e-12);
     assert!((point.depth - 0.1).abs() < 1e-12);
 }
-
