@@ -42,6 +42,33 @@ pub(crate) fn support_direction_length<N: geom_core::Real>(dir: &nalgebra::Vecto
     (length > N::zero() && length.is_finite()).then_some(length)
 }
 
+/// The unit direction of `dir`'s part across `axis` (the direction of a
+/// disk's farthest rim point, for a disk perpendicular to `axis`), or `None`
+/// when `dir` is along the axis to rounding: every point of the disk is then
+/// farthest, and the caller takes its centre.
+///
+/// The projection `dir − axis·(axis·dir)/|axis|²` leaves a rounding residue
+/// of a few `ε·|dir|` even for `dir` exactly along the axis, and for an
+/// axis-aligned `axis` that residue lies exactly *along* the axis: a second
+/// projection shrinks it but leaves it axial, and normalising it would move
+/// the "rim point" off the disk by the radius (a support point outside the
+/// shape, which GJK/EPA then trust). So a part across shorter than
+/// `32·ε·|dir|` counts as none (the centre then misses the true support by
+/// at most `32·ε·radius`); a longer one is projected a second time, which
+/// leaves an axial part of at most a few `ε` of its length.
+pub(crate) fn direction_across_axis<N: geom_core::Real>(
+    dir: &nalgebra::Vector3<N>,
+    axis: &nalgebra::Vector3<N>,
+) -> Option<nalgebra::Vector3<N>> {
+    let dir_length = support_direction_length(dir)?;
+    let axis_length_squared = axis.norm_squared();
+    let across = dir - axis * (axis.dot(dir) / axis_length_squared);
+    let across = across - axis * (axis.dot(&across) / axis_length_squared);
+    let across_length = across.norm();
+    let noise = geom_core::lit::<N>(32.0) * N::default_epsilon() * dir_length;
+    (across_length > noise && across_length.is_finite()).then(|| across / across_length)
+}
+
 /// Checks that a constructor parameter is finite and not negative.
 pub(crate) fn check_non_negative<N: geom_core::Real>(
     shape: &'static str,

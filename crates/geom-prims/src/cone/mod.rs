@@ -163,17 +163,9 @@ impl<N: Real> Shape<N> for Cone<N> {
         crate::support_direction_length(dir)?;
         // The farthest point is the apex or the rim point in the direction of
         // `dir`'s component across the axis (any base point when there is none).
-        let u = self.axis_unit();
-        let across = dir - u * dir.dot(&u);
-        // For `dir` nearly along the axis, `across` is rounding noise and not
-        // perpendicular to the axis (its rim point would leave the base
-        // plane by up to the radius); a second projection makes it so.
-        let across = across - u * across.dot(&u);
-        let across_length = across.norm();
-        let rim = if across_length > N::zero() {
-            self.base + across * (self.radius / across_length)
-        } else {
-            self.base
+        let rim = match crate::direction_across_axis(dir, &self.axis_unit()) {
+            Some(across) => self.base + across * self.radius,
+            None => self.base,
         };
         Some(if (self.apex - rim).dot(dir) > N::zero() {
             self.apex

@@ -139,17 +139,13 @@ impl<N: Real> Shape<N> for Cylinder<N> {
         } else {
             self.p0
         };
-        let perpendicular = dir - axis * (axis.dot(dir) / axis.norm_squared());
-        // For `dir` nearly along the axis, the first projection leaves
-        // rounding noise that is not perpendicular to the axis (its rim point
-        // would leave the cap plane by up to the radius); project again.
-        let perpendicular = perpendicular - axis * (axis.dot(&perpendicular) / axis.norm_squared());
-        let perpendicular_length = perpendicular.norm();
-        if perpendicular_length > N::zero() {
-            Some(end + perpendicular * (self.radius / perpendicular_length))
-        } else {
-            Some(end)
-        }
+        // `dir` along the axis to rounding: the cap's centre (see
+        // `direction_across_axis` for why a rounding residue must not be
+        // normalised into a rim direction).
+        Some(match crate::direction_across_axis(dir, &axis) {
+            Some(across) => end + across * self.radius,
+            None => end,
+        })
     }
 }
 

@@ -12,12 +12,22 @@
 //! Faces are oriented away from the polytope's interior rather than from
 //! the origin, so an origin on (or, within the touching tolerance, just
 //! outside) the boundary is harmless. Iterations, vertices and faces are
-//! capped; a degenerate new face, a face that would lose the origin or a
+//! capped; a degenerate new face, a face that would lose the origin, a
+//! support point repeating a vertex without meeting the closest face, or a
 //! cap reached ends the search with the best face so far and
-//! `converged = false`.
+//! `converged = false`: `converged` means the support point along the
+//! answer's normal met the face within the tolerance, nothing else.
 //!
-//! Storage: one `Vec` of vertices and one of faces per call (a few
-//! kilobytes at the caps), allocated only when the cores overlap.
+//! EPA trusts the support functions: a vertex outside the Minkowski
+//! difference lets a face through it pass that test at a wrong depth (a
+//! cylinder's support along its own axis once returned its cap centre
+//! moved a radius beyond the cap; see `direction_across_axis`).
+//!
+//! Storage: per call, `Vec`s of vertices and faces and a map from directed
+//! edges to faces (a few tens of kilobytes at the caps), allocated only
+//! when the cores overlap.
+
+use std::collections::HashMap;
 
 use geom_core::distance::closest_point_on_triangle;
 use geom_core::{GeomError, Real, lit};
@@ -36,7 +46,8 @@ pub const EPA_MAX_FACES: usize = 1024;
 /// EPA stops when the support point along the closest face's normal lies
 /// within this fraction of the face's distance beyond it (`√ε / 256`:
 /// 5.8·10⁻¹¹ in `f64`, 1.3·10⁻⁶ in `f32`), or within the touching
-/// tolerance; polytope cores stop earlier, exactly, on a repeated vertex.
+/// tolerance (polytope cores: their support point then lies on the face,
+/// to rounding).
 pub fn epa_relative_tolerance<N: Real>() -> N {
     N::default_epsilon().sqrt() / lit(256.0)
 }
@@ -85,6 +96,22 @@ fn make_face<N: Real>(points: &[SupportPoint<N>], vertices: [usize; 3]) -> Optio
         distance,
         alive: true,
     })
+}
+
+/// Appends `face` and records it as the owner of its three directed edges
+/// (the face across edge `(p, q)` is the owner of `(q, p)`). A face replaced
+/// later leaves its entries behind, but an edge's live owner is always the
+/// latest: two live faces never share a directed edge.
+fn add_face<N: Real>(
+    faces: &mut Vec<Face<N>>,
+    edge_owner: &mut HashMap<(usize, usize), usize>,
+    face: Face<N>,
+) {
+    let index = faces.len();
+    for e in 0..3 {
+        edge_owner.insert((face.vertices[e], face.vertices[(e + 1) % 3]), index);
+    }
+    faces.push(face);
 }
 
 /// A unit vector across `direction` (unit), as close to `hint` as possible.
@@ -264,6 +291,7 @@ pub(crate) fn epa_cores<N: Real>(
     // The tetrahedron's faces, oriented away from its centroid.
     let centroid = points.iter().fold(Vector3::zeros(), |sum, p| sum + p.w) * lit::<N>(0.25);
     let mut faces: Vec<Face<N>> = Vec::with_capacity(64);
+    let mut edge_owner: HashMap<(usize, usize), usize> = HashMap::with_capacity(128);
     for corners in [[0, 1, 2], [0, 3, 1], [0, 2, 3], [1, 3, 2]] {
         let Some(face) = make_face(&points, corners) else {
             return Ok(flat(hint, gjk_point_a, gjk_point_b, iterations));
@@ -274,12 +302,14 @@ pub(crate) fn epa_cores<N: Real>(
         } else {
             face
         };
-        faces.push(face);
+        add_face(&mut faces, &mut edge_owner, face);
     }
 
     let relative = epa_relative_tolerance::<N>();
     let mut horizon: Vec<(usize, usize)> = Vec::with_capacity(32);
     let mut new_faces: Vec<Face<N>> = Vec::with_capacity(32);
+    let mut region: Vec<usize> = Vec::with_capacity(32);
+    let mut in_region: Vec<bool> = Vec::with_capacity(64);
     let mut converged = false;
     let mut closest = 0;
     loop {
@@ -304,30 +334,59 @@ pub(crate) fn epa_cores<N: Real>(
             converged = true;
             break;
         }
+        // A support point repeating a vertex while lying `gap` above the
+        // closest face's plane means that vertex lies above a face: the
+        // polytope is not convex there (or the support function is not
+        // consistent), so the face is not certified. In exact arithmetic
+        // on a convex polytope this cannot happen; the gap test above is
+        // the certificate, and without it the answer is only the best so
+        // far.
         if points.iter().any(|p| (p.w - w.w).norm() <= tolerance) {
-            converged = true;
             break;
         }
-        // Faces that see the new point, and the horizon: their edges not
-        // shared with another visible face.
+        // The faces that see the new point form one connected region
+        // around the closest face, found by walking across edges from it
+        // (van den Bergen's silhouette traversal, *Collision Detection in
+        // Interactive 3D Environments* §4.3.8; Bullet's `EPA::expand`
+        // recurses the same way). The horizon is the region's boundary:
+        // its edges whose neighbour is outside it. A face nearly through
+        // the point (within `tolerance`: support points of a flat cap or
+        // rim) is not entered, rather than leaving sliver faces behind;
+        // that bends the polytope by at most `tolerance`, and walking from
+        // the closest face keeps such faces from splitting the region.
         let new_index = points.len();
         points.push(w);
+        let sees = |f: &Face<N>| f.alive && f.normal.dot(&(w.w - points[f.vertices[0]].w)) > tolerance;
+        in_region.clear();
+        in_region.resize(faces.len(), false);
+        region.clear();
+        region.push(closest);
+        in_region[closest] = true;
+        let mut next = 0;
+        while next < region.len() {
+            let f = faces[region[next]];
+            next += 1;
+            for e in 0..3 {
+                let (p, q) = (f.vertices[e], f.vertices[(e + 1) % 3]);
+                if let Some(&neighbour) = edge_owner.get(&(q, p))
+                    && !in_region[neighbour]
+                    && sees(&faces[neighbour])
+                {
+                    in_region[neighbour] = true;
+                    region.push(neighbour);
+                }
+            }
+        }
         horizon.clear();
-        // A face counts as visible only when the new point is clearly above
-        // it: a face nearly through the point (support points of a flat cap
-        // or rim) stays, rather than leaving sliver faces behind.
-        let visible = |index: usize, f: &Face<N>| {
-            f.alive && (index == closest || f.normal.dot(&(w.w - points[f.vertices[0]].w)) > tolerance)
-        };
-        for (index, f) in faces.iter().enumerate() {
-            if visible(index, f) {
-                for e in 0..3 {
-                    let edge = (f.vertices[e], f.vertices[(e + 1) % 3]);
-                    if let Some(at) = horizon.iter().position(|&(p, q)| (q, p) == edge) {
-                        horizon.swap_remove(at);
-                    } else {
-                        horizon.push(edge);
-                    }
+        for &index in &region {
+            let f = faces[index];
+            for e in 0..3 {
+                let (p, q) = (f.vertices[e], f.vertices[(e + 1) % 3]);
+                let inside = edge_owner
+                    .get(&(q, p))
+                    .is_some_and(|&neighbour| in_region[neighbour]);
+                if !inside {
+                    horizon.push((p, q));
                 }
             }
         }
@@ -348,11 +407,12 @@ pub(crate) fn epa_cores<N: Real>(
             points.pop();
             break;
         }
-        let dead: Vec<usize> = (0..faces.len()).filter(|&i| visible(i, &faces[i])).collect();
-        for index in dead {
+        for &index in &region {
             faces[index].alive = false;
         }
-        faces.extend_from_slice(&new_faces);
+        for f in &new_faces {
+            add_face(&mut faces, &mut edge_owner, *f);
+        }
     }
 
     let face = faces[closest];

@@ -111,6 +111,17 @@ fn check_limit<N: Real>(value: N, parameter: &'static str) -> Result<(), GeomErr
     }
 }
 
+/// The unit direction from GJK's witness point `point_a` to `point_b`.
+/// Dividing by GJK's `distance` (the length of the closest point of its
+/// simplex) is not enough: the witness points are combinations of support
+/// points, so their difference carries rounding of a few `ε` times the
+/// shapes' size, and for cores a hair apart its length differs from
+/// `distance` by far more than rounding (`1e-11` relative was seen).
+fn unit_normal<N: Real>(point_a: &Point3<N>, point_b: &Point3<N>, distance: N) -> Vector3<N> {
+    let between = point_b - point_a;
+    between.try_normalize(N::zero()).unwrap_or(between / distance)
+}
+
 /// The distance and closest points of two convex shapes, by GJK on their
 /// support functions (spheres and capsules by their centre and axis, the
 /// radius subtracted after).
@@ -152,7 +163,7 @@ pub fn gjk_closest_points<N: Real>(
             point_b,
         } => {
             let gap = distance - radius;
-            let normal = (point_b - point_a) / distance;
+            let normal = unit_normal(&point_a, &point_b, distance);
             let surface_a = point_a + normal * pair.radius_a();
             let surface_b = point_b - normal * pair.radius_b();
             if gap <= N::zero() {
@@ -215,7 +226,7 @@ pub fn penetration<N: Real>(
             point_b,
         } => (
             -distance,
-            (point_b - point_a) / distance,
+            unit_normal(&point_a, &point_b, distance),
             point_a,
             point_b,
             gjk.converged,
