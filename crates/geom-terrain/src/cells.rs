@@ -108,21 +108,37 @@ impl<N: Real> BlockRanges<N> {
 }
 
 impl<N: Real> HeightField<N> {
+    /// The heights of cell `(i, j)`'s corners relative to `origin.y`:
+    /// `[h(i, j), h(i+1, j), h(i, j+1), h(i+1, j+1)]`.
+    #[inline]
+    pub(crate) fn corner_heights(&self, i: usize, j: usize) -> [N; 4] {
+        let row = i * self.cols + j;
+        let (near, far) = (
+            &self.heights[row..row + 2],
+            &self.heights[row + self.cols..row + self.cols + 2],
+        );
+        [near[0], far[0], near[1], far[1]]
+    }
+
     /// The lowest and highest of the four corner heights of cell `(i, j)`,
     /// relative to `origin.y`.
     #[inline]
     pub(crate) fn cell_height_range(&self, i: usize, j: usize) -> (N, N) {
-        let h = [
-            self.height(i, j),
-            self.height(i + 1, j),
-            self.height(i, j + 1),
-            self.height(i + 1, j + 1),
-        ];
-        (
-            h[0].min(h[1]).min(h[2].min(h[3])),
-            h[0].max(h[1]).max(h[2].max(h[3])),
-        )
+        height_range(self.corner_heights(i, j))
     }
+}
+
+/// The lowest and highest of a cell's four corner heights.
+#[inline]
+pub(crate) fn height_range<N: Real>(h: [N; 4]) -> (N, N) {
+    // Heights are finite (checked at construction): plain comparisons, where
+    // `min`/`max` would also sort out NaN.
+    let low = |a: N, b: N| if a < b { a } else { b };
+    let high = |a: N, b: N| if a > b { a } else { b };
+    (
+        low(low(h[0], h[1]), low(h[2], h[3])),
+        high(high(h[0], h[1]), high(h[2], h[3])),
+    )
 }
 
 #[cfg(test)]

@@ -1,53 +1,134 @@
 //! Ray casts against a heightfield: the ray is clipped to the terrain's
 //! box, then walked through the min/max blocks and, inside the blocks its
-//! height range can touch, through the cells, in order along the ray; each
-//! cell's two triangles are tested with the watertight triangle kernel
-//! ([`ray_cast_triangle`]), and the walk stops once the next cell starts
-//! beyond the best hit.
+//! height range can touch, through the cells, in order along the ray. A
+//! cell is skipped when the ray's height over it misses the cell's corner
+//! heights, and each of its two triangles when the ray stays on one side of
+//! the triangle's plane across the cell (both cheap, conservative tests);
+//! the triangles left are tested with the watertight triangle kernel
+//! ([`ray_cast_triangle_filtered`], bit for bit the lane kernel's answer),
+//! and the walk stops once the next cell starts beyond the best hit.
 
 use geom_core::{FeatureId, Ray, RayHit, Real};
-use geom_prims::triangle::ray_cast_triangle;
-use nalgebra::Vector3;
+use geom_prims::triangle::ray_cast_triangle_filtered;
 
-use crate::cells::BLOCK;
+use crate::cells::{BLOCK, height_range};
 use crate::heightfield::{HeightField, index_to_real};
 
-/// Grid-walk slack in cell units, relative to the coordinate: cells this
-/// close to the ray's path are visited too, so rounding in the slab
-/// arithmetic can never skip a cell the ray crosses (an extra cell costs a
-/// triangle test, a skipped one a wrong miss).
+/// Grid-walk slack relative to the magnitudes involved: cells this close to
+/// the ray's path are visited too, intervals in `t` are widened by this
+/// much, and the plane test keeps triangles this close to the ray, so that
+/// rounding can never skip a cell or a triangle the ray crosses (an extra
+/// one costs a test, a skipped one a wrong miss).
 fn slack<N: Real>() -> N {
     N::default_epsilon() * nalgebra::convert::<f64, N>(64.0)
 }
 
-/// `floor(x)` as an index clamped to `lo..=hi` (NaN gives `lo`).
+/// `floor(x)` as an index clamped to `lo..=hi` (NaN gives `lo`). Converts
+/// through `f64` and truncates: above `lo >= 0` truncation is the floor, and
+/// no libm call is needed.
+#[inline]
 fn floor_clamped<N: Real>(x: N, lo: usize, hi: usize) -> usize {
-    let floor = x.floor().to_subset().unwrap_or(f64::NAN);
-    if floor.is_nan() || floor <= lo as f64 {
+    let x: f64 = x.to_subset().unwrap_or(f64::NAN);
+    if x.is_nan() || x <= lo as f64 {
         lo
-    } else if floor >= hi as f64 {
+    } else if x >= hi as f64 {
         hi
     } else {
-        floor as usize
+        x as usize
     }
+}
+
+/// The ray's x–z projection relative to the terrain's corner, with the
+/// inverse components the slab arithmetic multiplies by.
+#[derive(Clone, Copy, Debug)]
+struct PlanarRay<N: Real> {
+    origin: [N; 2],
+    dir: [N; 2],
+    inverse_dir: [N; 2],
+}
+
+impl<N: Real> PlanarRay<N> {
+    fn new(origin: [N; 2], dir: [N; 2]) -> Self {
+        PlanarRay {
+            origin,
+            dir,
+            inverse_dir: [N::one() / dir[0], N::one() / dir[1]],
+        }
+    }
+
+    /// The part of `[ta, tb]` where coordinate `axis` lies between `lo` and
+    /// `hi`, widened by `rounding` (a bound on the rounding of the crossing
+    /// times) so that it holds the exact interval; when rounding leaves it
+    /// empty the two ends are swapped (a cell the walk's slack added, met
+    /// at one end of the interval).
+    #[inline]
+    fn slab(&self, axis: usize, lo: N, hi: N, rounding: N, ta: N, tb: N) -> (N, N) {
+        if self.dir[axis] == N::zero() {
+            return (ta, tb);
+        }
+        let inverse = self.inverse_dir[axis];
+        let enter = (lo - self.origin[axis]) * inverse;
+        let leave = (hi - self.origin[axis]) * inverse;
+        let (first, last) = if enter <= leave {
+            (enter, leave)
+        } else {
+            (leave, enter)
+        };
+        let first = max_of(first - rounding, ta);
+        let last = min_of(last + rounding, tb);
+        if first <= last {
+            (first, last)
+        } else {
+            (last, first)
+        }
+    }
+
+    /// A bound on the rounding of `(c − origin) / dir` along `axis` for any
+    /// `|c| <= reach`, where `offset` bounds the absolute coordinates the
+    /// relative ones were taken from (their rounding moves the grid lines).
+    fn crossing_rounding(&self, axis: usize, reach: N, offset: N) -> N {
+        if self.dir[axis] == N::zero() {
+            N::zero()
+        } else {
+            slack::<N>() * (reach + offset + self.origin[axis].abs()) * self.inverse_dir[axis].abs()
+        }
+    }
+}
+
+/// `min(a, b)` for numbers known not to be NaN (one comparison, where
+/// `f32::min` also sorts out NaN).
+#[inline]
+fn min_of<N: Real>(a: N, b: N) -> N {
+    if a < b { a } else { b }
+}
+
+/// `max(a, b)` for numbers known not to be NaN.
+#[inline]
+fn max_of<N: Real>(a: N, b: N) -> N {
+    if a > b { a } else { b }
 }
 
 /// The cells of a 2D grid (cell sizes `size`, cell `(0, 0)` starting at the
 /// grid corner, indices limited to `range_a × range_b`, inclusive) that the
-/// ray `origin + t·dir` (relative to the corner) crosses for `t ∈ [t0, t1]`,
-/// visited strip by strip along the first axis and, within a strip, along
-/// the second, in increasing `t`. `visit(a, b, t_enter, t_exit)` returns
-/// `false` to stop; the walk then returns `false`.
+/// ray crosses for `t ∈ [t0, t1]`, visited strip by strip along the first
+/// axis and, within a strip, along the second, in increasing `t`.
+/// `visit(a, b, t_enter, t_exit)` gets an interval holding the cell's exact
+/// one and returns `false` to stop; the walk then returns `false`.
 ///
-/// Each strip's `t` interval comes from its slab; the second-axis cells of
-/// the strip are those the ray's coordinate spans over that interval,
-/// widened by [`slack`], so the walk is conservative (Amanatides & Woo's
+/// Each strip's `t` interval comes from its slab (widened by `rounding`,
+/// per axis); the second-axis cells of the strip are those the ray's
+/// coordinate spans over that interval, widened by [`slack`] of it plus
+/// `span_slack` (the rounding of the coordinates themselves, in cells), so
+/// the walk is conservative (Amanatides & Woo's
 /// DDA visits the same cells, but its incremental `t` can drift past one).
 #[allow(clippy::too_many_arguments)]
+#[inline]
 fn walk_grid<N: Real>(
-    origin: [N; 2],
-    dir: [N; 2],
+    ray: &PlanarRay<N>,
     size: [N; 2],
+    inverse_size: [N; 2],
+    rounding: [N; 2],
+    span_slack: [N; 2],
     range_a: (usize, usize),
     range_b: (usize, usize),
     t0: N,
@@ -55,52 +136,159 @@ fn walk_grid<N: Real>(
     mut visit: impl FnMut(usize, usize, N, N) -> bool,
 ) -> bool {
     let eps = slack::<N>();
-    let one = N::one();
-    let at = |axis: usize, t: N| (origin[axis] + dir[axis] * t) / size[axis];
+    let at = |axis: usize, t: N| (ray.origin[axis] + ray.dir[axis] * t) * inverse_size[axis];
     let span = |axis: usize, ta: N, tb: N, range: (usize, usize)| {
         let (u, v) = (at(axis, ta), at(axis, tb));
-        let (lo, hi) = (u.min(v), u.max(v));
+        let (lo, hi) = if u <= v { (u, v) } else { (v, u) };
         (
-            floor_clamped(lo - eps * (lo.abs() + one), range.0, range.1),
-            floor_clamped(hi + eps * (hi.abs() + one), range.0, range.1),
+            floor_clamped(lo - eps * lo.abs() - span_slack[axis], range.0, range.1),
+            floor_clamped(hi + eps * hi.abs() + span_slack[axis], range.0, range.1),
         )
     };
-    // The part of [ta, tb] where `axis` is inside cell `k`'s slab; when
-    // rounding leaves it empty the two ends are swapped (a cell the slack
-    // added, met at one end of the interval).
-    let slab = |axis: usize, k: usize, ta: N, tb: N| {
-        if dir[axis] == N::zero() {
-            return (ta, tb);
-        }
-        let enter = (index_to_real::<N>(k) * size[axis] - origin[axis]) / dir[axis];
-        let leave = (index_to_real::<N>(k + 1) * size[axis] - origin[axis]) / dir[axis];
-        let (lo, hi) = (enter.min(leave).max(ta), enter.max(leave).min(tb));
-        if lo <= hi { (lo, hi) } else { (hi, lo) }
+    let cell_slab = |axis: usize, k: usize, ta: N, tb: N| {
+        let lo = index_to_real::<N>(k) * size[axis];
+        ray.slab(axis, lo, lo + size[axis], rounding[axis], ta, tb)
     };
     let (a_lo, a_hi) = span(0, t0, t1, range_a);
+    let (forward_a, forward_b) = (ray.dir[0] >= N::zero(), ray.dir[1] >= N::zero());
     // `span` is monotone, so `a_lo <= a_hi`; saturating keeps a NaN-born
     // inversion from panicking.
     for step in 0..=a_hi.saturating_sub(a_lo) {
-        let a = if dir[0] >= N::zero() {
-            a_lo + step
-        } else {
-            a_hi - step
-        };
-        let (ta, tb) = slab(0, a, t0, t1);
+        let a = if forward_a { a_lo + step } else { a_hi - step };
+        let (ta, tb) = cell_slab(0, a, t0, t1);
         let (b_lo, b_hi) = span(1, ta, tb, range_b);
         for step_b in 0..=b_hi.saturating_sub(b_lo) {
-            let b = if dir[1] >= N::zero() {
-                b_lo + step_b
-            } else {
-                b_hi - step_b
-            };
-            let (te, tx) = slab(1, b, ta, tb);
+            let b = if forward_b { b_lo + step_b } else { b_hi - step_b };
+            let (te, tx) = cell_slab(1, b, ta, tb);
             if !visit(a, b, te, tx) {
                 return false;
             }
         }
     }
     true
+}
+
+/// The ray in the terrain's frame relative to its origin, x and z in cell
+/// units, with the magnitudes that bound the rounding of the plane test.
+#[derive(Clone, Copy, Debug)]
+struct CellRay<N: Real> {
+    /// Height of the origin and its rate, relative to the terrain's origin.
+    y: N,
+    dy: N,
+    /// x and z in cells from the terrain's corner, and their rates.
+    u: N,
+    du: N,
+    v: N,
+    dv: N,
+    /// `|ray origin| + |terrain origin|` per axis (x, z in cells): the
+    /// absolute coordinates the triangle kernel sees round at this scale.
+    offset_y: N,
+    offset_u: N,
+    offset_v: N,
+}
+
+impl<N: Real> CellRay<N> {
+    /// Which of the two triangles of cell `(i, j)` (corner heights
+    /// `[h(i,j), h(i+1,j), h(i,j+1), h(i+1,j+1)]`, relative to the
+    /// terrain's origin) the ray may cross for `t` in `[t_enter, t_exit]`,
+    /// an interval holding the cell's exact one.
+    ///
+    /// The height of the ray above a triangle's plane is linear in `t`, so
+    /// across the cell it lies between its values at the two ends; the ray
+    /// crosses the triangle only if they are not both above (or both below)
+    /// zero by more than a bound on their rounding (and on the kernel's own,
+    /// absolute coordinates). Only triangles kept here are worth the exact
+    /// test: a cell the ray passes over or under costs no triangle test.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn may_cross_triangles(
+        &self,
+        i: usize,
+        j: usize,
+        corners: [N; 4],
+        flipped: bool,
+        t_enter: N,
+        t_exit: N,
+    ) -> [bool; 2] {
+        let [h00, h10, h01, h11] = corners;
+        // Each plane as height(0, 0) + rise along x · u + rise along z · v
+        // in the cell's own units.
+        let planes = if flipped {
+            [
+                (h00, h10 - h00, h01 - h00),
+                (h10 + h01 - h11, h11 - h01, h11 - h10),
+            ]
+        } else {
+            [(h00, h10 - h00, h11 - h10), (h00, h11 - h01, h01 - h00)]
+        };
+        let (ci, cj) = (index_to_real::<N>(i), index_to_real::<N>(j));
+        let local = |t: N| {
+            (
+                self.y + self.dy * t,
+                self.u + self.du * t - ci,
+                self.v + self.dv * t - cj,
+            )
+        };
+        let (enter, exit) = (local(t_enter), local(t_exit));
+        let reach = max_of(t_enter.abs(), t_exit.abs());
+        let rise_u = max_of(planes[0].1.abs(), planes[1].1.abs());
+        let rise_v = max_of(planes[0].2.abs(), planes[1].2.abs());
+        let height = max_of(max_of(h00.abs(), h10.abs()), max_of(h01.abs(), h11.abs()));
+        let one = N::one();
+        let three: N = nalgebra::convert(3.0);
+        let four: N = nalgebra::convert(4.0);
+        let eps = slack::<N>();
+        let scale_u = self.offset_u + self.du.abs() * reach + ci + one;
+        let scale_v = self.offset_v + self.dv.abs() * reach + cj + one;
+        let margin = eps
+            * (self.offset_y + self.dy.abs() * reach + three * height + rise_u * scale_u + rise_v * scale_v);
+        let above = |(base, rise_along_u, rise_along_v): (N, N, N), (y, u, v): (N, N, N)| {
+            y - base - rise_along_u * u - rise_along_v * v
+        };
+        // Whether a height above the plane that runs from `a` to `b` may
+        // cross zero; NaN keeps the triangle.
+        let may_cross = |a: N, b: N, margin: N| !(min_of(a, b) > margin || max_of(a, b) < -margin);
+        // The diagonal splits the cell: positive on the side of triangle 1.
+        let diagonal = |(_, u, v): (N, N, N)| if flipped { u + v - one } else { v - u };
+        let (diagonal_enter, diagonal_exit) = (diagonal(enter), diagonal(exit));
+        let diagonal_margin = eps * (scale_u + scale_v);
+        let whole = |plane| may_cross(above(plane, enter), above(plane, exit), margin);
+        if max_of(diagonal_enter, diagonal_exit) < -diagonal_margin {
+            return [whole(planes[0]), false];
+        }
+        if min_of(diagonal_enter, diagonal_exit) > diagonal_margin {
+            return [false, whole(planes[1])];
+        }
+        let diagonal_change = diagonal_enter - diagonal_exit;
+        // (NaN, too, tests both.)
+        if diagonal_change.abs() <= four * diagonal_margin || crate::heightfield::is_nan(diagonal_change) {
+            return planes.map(whole);
+        }
+        // The ray crosses the diagonal once, at a fraction of the way that
+        // is known to `4 · diagonal_margin / |change|`: each triangle is met
+        // on its side of that point, its height allowing for that much of
+        // its change across the cell.
+        let fraction = diagonal_enter / diagonal_change;
+        let fraction = min_of(max_of(fraction, N::zero()), one);
+        let fraction_error = four * diagonal_margin / diagonal_change.abs() + four * eps;
+        let middle = local(t_enter + (t_exit - t_enter) * fraction);
+        // The side the ray moves into (positive: triangle 1's) holds the
+        // part after the crossing; clamping the fraction leaves the other
+        // side only an end when the crossing falls outside the cell.
+        let side_before = usize::from(diagonal_exit < diagonal_enter);
+        let mut keep = [false; 2];
+        for (half, plane) in planes.into_iter().enumerate() {
+            let (a, b) = (above(plane, enter), above(plane, exit));
+            let at_diagonal = above(plane, middle);
+            let margin = margin + (b - a).abs() * fraction_error;
+            keep[half] = if half == side_before {
+                may_cross(a, at_diagonal, margin)
+            } else {
+                may_cross(at_diagonal, b, margin)
+            };
+        }
+        keep
+    }
 }
 
 impl<N: Real> HeightField<N> {
@@ -114,35 +302,84 @@ impl<N: Real> HeightField<N> {
         if !ray.is_finite() || crate::heightfield::is_nan(max_t) || max_t < N::zero() {
             return None;
         }
-        let (t0, t1) = self.local_extent().ray_interval(ray, max_t)?;
+        let extent = self.local_extent();
+        let (t0, t1) = extent.ray_interval(ray, max_t)?;
+        // Widened so that the interval holds the exact one (the plane test
+        // needs the ray's ends over every cell).
+        let mut rounding = N::zero();
+        for axis in 0..3 {
+            if ray.dir[axis] != N::zero() {
+                let coordinate = extent.mins[axis].abs().max(extent.maxs[axis].abs());
+                rounding += (coordinate + ray.origin[axis].abs()) / ray.dir[axis].abs();
+            }
+        }
+        let rounding = slack::<N>() * rounding;
+        let (t0, t1) = ((t0 - rounding).max(N::zero()), (t1 + rounding).min(max_t));
         let eps = slack::<N>();
         let one = N::one();
-        let rel = Vector3::new(
-            ray.origin.x - self.origin.x,
-            ray.origin.y - self.origin.y,
-            ray.origin.z - self.origin.z,
+        let rel_y = ray.origin.y - self.origin.y;
+        let planar = PlanarRay::new(
+            [ray.origin.x - self.origin.x, ray.origin.z - self.origin.z],
+            [ray.dir.x, ray.dir.z],
         );
-        let origin_xz = [rel.x, rel.z];
-        let dir_xz = [ray.dir.x, ray.dir.z];
+        let inverse_cell = [one / self.cell_size[0], one / self.cell_size[1]];
+        let cell_ray = CellRay {
+            y: rel_y,
+            dy: ray.dir.y,
+            u: planar.origin[0] * inverse_cell[0],
+            du: ray.dir.x * inverse_cell[0],
+            v: planar.origin[1] * inverse_cell[1],
+            dv: ray.dir.z * inverse_cell[1],
+            offset_y: ray.origin.y.abs() + self.origin.y.abs(),
+            offset_u: (ray.origin.x.abs() + self.origin.x.abs()) * inverse_cell[0],
+            offset_v: (ray.origin.z.abs() + self.origin.z.abs()) * inverse_cell[1],
+        };
         let last_cell = (self.rows - 2, self.cols - 2);
-        let block_size = [
-            self.cell_size[0] * index_to_real::<N>(BLOCK),
-            self.cell_size[1] * index_to_real::<N>(BLOCK),
-        ];
-        // Whether the ray's height over [te, tx] (relative to origin.y) can
-        // meet the range [low, high]; widened for the rounding of t.
+        let block = index_to_real::<N>(BLOCK);
+        let block_size = [self.cell_size[0] * block, self.cell_size[1] * block];
+        let inverse_block = [inverse_cell[0] / block, inverse_cell[1] / block];
+        // Whether the ray's height over [te, tx] ⊂ [t0, t1] (relative to
+        // origin.y) can meet the range [low, high]; widened for the rounding
+        // of t and of the heights, bounded once for the whole interval (the
+        // height is monotone in t, so its ends bound it).
+        let (y0, y1) = (rel_y + ray.dir.y * t0, rel_y + ray.dir.y * t1);
+        let reach = max_of(t0.abs(), t1.abs());
+        let widen =
+            eps * ((reach + reach + one) * ray.dir.y.abs() + y0.abs() + y1.abs() + cell_ray.offset_y + one);
+        let rising = ray.dir.y >= N::zero();
         let may_meet = |te: N, tx: N, low: N, high: N| {
-            let (ya, yb) = (rel.y + ray.dir.y * te, rel.y + ray.dir.y * tx);
-            let widen = eps * ((te.abs() + tx.abs() + one) * ray.dir.y.abs() + ya.abs() + yb.abs() + one);
-            ya.min(yb) - widen <= high && ya.max(yb) + widen >= low
+            let (ya, yb) = (rel_y + ray.dir.y * te, rel_y + ray.dir.y * tx);
+            let (y_low, y_high) = if rising { (ya, yb) } else { (yb, ya) };
+            y_low - widen <= high && y_high + widen >= low
         };
         let mut best: Option<RayHit<N>> = None;
         let mut best_t = max_t;
         let blocks = (self.blocks.blocks_i - 1, self.blocks.blocks_j - 1);
+        // Every grid line of either level lies within `grid_reach` of the
+        // corner; the relative coordinates carry the rounding of absolute
+        // ones as large as `offset`.
+        let offset = [
+            cell_ray.offset_u * self.cell_size[0],
+            cell_ray.offset_v * self.cell_size[1],
+        ];
+        let grid_reach = [0, 1].map(|axis| {
+            let lines = [self.blocks.blocks_i, self.blocks.blocks_j][axis] * BLOCK;
+            index_to_real::<N>(lines) * self.cell_size[axis]
+        });
+        let rounding = [0, 1].map(|axis| planar.crossing_rounding(axis, grid_reach[axis], offset[axis]));
+        let span_slack = |size: [N; 2]| {
+            [0, 1].map(|axis| {
+                let extent = offset[axis] + planar.origin[axis].abs() + planar.dir[axis].abs() * reach;
+                eps * (one + extent / size[axis])
+            })
+        };
+        let (block_slack, cell_slack) = (span_slack(block_size), span_slack(self.cell_size));
         walk_grid(
-            origin_xz,
-            dir_xz,
+            &planar,
             block_size,
+            inverse_block,
+            rounding,
+            block_slack,
             (0, blocks.0),
             (0, blocks.1),
             t0,
@@ -157,29 +394,42 @@ impl<N: Real> HeightField<N> {
                 }
                 let cells_a = (bi * BLOCK, (bi * BLOCK + BLOCK - 1).min(last_cell.0));
                 let cells_b = (bj * BLOCK, (bj * BLOCK + BLOCK - 1).min(last_cell.1));
-                let widen = eps * (te.abs() + tx.abs() + one);
                 walk_grid(
-                    origin_xz,
-                    dir_xz,
+                    &planar,
                     self.cell_size,
+                    inverse_cell,
+                    rounding,
+                    cell_slack,
                     cells_a,
                     cells_b,
-                    (te - widen).max(t0),
-                    (tx + widen).min(t1),
+                    te.max(t0),
+                    tx.min(t1),
                     |i, j, cell_te, cell_tx| {
                         if cell_te > best_t {
                             return false;
                         }
-                        if self.is_hole(self.cell_index(i, j)) {
+                        let cell = self.cell_index(i, j);
+                        if self.is_hole(cell) {
                             return true;
                         }
-                        let (low, high) = self.cell_height_range(i, j);
+                        let corners = self.corner_heights(i, j);
+                        let (low, high) = height_range(corners);
                         if !may_meet(cell_te, cell_tx, low, high) {
                             return true;
                         }
-                        for half in 0..2 {
+                        let candidates = cell_ray.may_cross_triangles(
+                            i,
+                            j,
+                            corners,
+                            self.is_flipped(cell),
+                            cell_te,
+                            cell_tx,
+                        );
+                        for (half, _) in candidates.iter().enumerate().filter(|(_, keep)| **keep) {
                             let t = self.cell_triangle(i, j, half);
-                            if let Some(hit) = ray_cast_triangle(ray, &t.a, &t.b, &t.c, best_t).into_hit() {
+                            if let Some(hit) =
+                                ray_cast_triangle_filtered(ray, &t.a, &t.b, &t.c, best_t).into_hit()
+                            {
                                 let from_below = hit.feature == FeatureId::Face(1);
                                 let closer = best.is_none_or(|b| hit.t < b.t);
                                 if closer {
@@ -207,6 +457,7 @@ mod tests {
     use crate::TriangleId;
     use crate::test_support::{TestRng, random_field};
     use geom_core::Shape;
+    use geom_prims::triangle::ray_cast_triangle;
     use nalgebra::{Point3, Vector3};
 
     /// Closest hit over every triangle (f64), with the upward normal.
@@ -273,6 +524,152 @@ mod tests {
             }
         }
         assert!(hits > total / 4, "{hits} of {total}");
+    }
+
+    /// Closest hit over every triangle with the lane kernel, in any
+    /// precision.
+    fn brute_force_t<N: Real>(field: &HeightField<N>, ray: &Ray<N>, max_t: N) -> Option<N> {
+        (0..2 * field.cell_count() as u32)
+            .filter_map(|id| field.triangle(TriangleId(id)))
+            .filter_map(|t| ray_cast_triangle(ray, &t.a, &t.b, &t.c, max_t).into_hit())
+            .map(|hit| hit.t)
+            .reduce(|a, b| if b < a { b } else { a })
+    }
+
+    /// Rays that stress the walk's skips: skimming just above (or below)
+    /// the surface nearly level, aimed at vertices, at points of cell edges
+    /// and diagonals, vertical on grid lines, from below, and along the
+    /// axes, on random terrains in `f32` (where the rounding bounds are
+    /// widest) and `f64`. The walk must find the brute-force answer: same
+    /// hit or miss, same `t` but for a tie between triangles.
+    fn hard_rays_match_brute_force<N: Real>(seed: u64, tolerance: f64) {
+        let mut rng = TestRng::new(seed);
+        let (mut hits, mut total) = (0, 0);
+        for round in 0..60 {
+            let field64 = random_field(&mut rng, 2 + round % 23, 2 + (round * 5) % 19);
+            let convert = |x: f64| nalgebra::convert::<f64, N>(x);
+            // Every other terrain far from the origin, where the rounding
+            // bounds are wide.
+            let offset = if round % 2 == 0 {
+                0.0
+            } else {
+                rng.range(300.0, 3000.0)
+            };
+            let field64 = {
+                let mut desc = crate::HeightFieldDesc::new(
+                    field64.origin() + Vector3::new(offset, 0.0, -offset),
+                    field64.cell_size(),
+                    field64.rows(),
+                    field64.cols(),
+                    field64.heights().to_vec(),
+                );
+                let cells = field64.cell_count();
+                desc.flipped_cells = (0..cells).filter(|&c| field64.is_flipped(c)).collect();
+                desc.hole_cells = (0..cells).filter(|&c| field64.is_hole(c)).collect();
+                HeightField::try_from_desc(desc).unwrap()
+            };
+            let origin = field64.origin().map(convert);
+            let mut desc = crate::HeightFieldDesc::new(
+                origin,
+                field64.cell_size().map(convert),
+                field64.rows(),
+                field64.cols(),
+                field64.heights().iter().map(|&h| convert(h)).collect(),
+            );
+            let cells = field64.cell_count();
+            desc.flipped_cells = (0..cells).filter(|&c| field64.is_flipped(c)).collect();
+            desc.hole_cells = (0..cells).filter(|&c| field64.is_hole(c)).collect();
+            let field = HeightField::try_from_desc(desc).unwrap();
+            let extent = field64.local_extent();
+            for _ in 0..150 {
+                let (i, j) = (rng.below(field.rows()), rng.below(field.cols()));
+                let vertex = field64.sample_point(i, j);
+                let inside = rng.point_in(&extent);
+                let (target, mut dir) = match rng.below(8) {
+                    // Skimming: a point of the surface, a level direction.
+                    0 | 1 => {
+                        let y = field64.surface_y_at(inside.x, inside.z).unwrap_or(inside.y);
+                        let up = [0.0, 1e-12, -1e-12, 1e-6, -1e-6][rng.below(5)];
+                        let level = Vector3::new(rng.range(-1.0, 1.0), 0.0, rng.range(-1.0, 1.0));
+                        let tilt = [0.0, 1e-9, -1e-9, 1e-4, -1e-4][rng.below(5)];
+                        (
+                            Point3::new(inside.x, y + up, inside.z),
+                            level + Vector3::y() * tilt,
+                        )
+                    }
+                    // At a vertex, or the middle of an edge or a diagonal.
+                    2 => (vertex, rng_dir(&mut rng)),
+                    3 => {
+                        let (k, l) = ((i + 1).min(field.rows() - 1), (j + 1).min(field.cols() - 1));
+                        let other = [
+                            field64.sample_point(k, j),
+                            field64.sample_point(i, l),
+                            field64.sample_point(k, l),
+                        ][rng.below(3)];
+                        (
+                            Point3::from((vertex.coords + other.coords) * 0.5),
+                            rng_dir(&mut rng),
+                        )
+                    }
+                    // Vertical on a grid line.
+                    4 => (
+                        Point3::new(vertex.x, inside.y, inside.z),
+                        Vector3::new(0.0, -1.0, 0.0),
+                    ),
+                    // From below, and along an axis.
+                    5 => (
+                        inside,
+                        Vector3::new(rng.range(-1.0, 1.0), rng.range(0.05, 1.0), rng.range(-1.0, 1.0)),
+                    ),
+                    6 => (
+                        inside,
+                        [Vector3::x(), -Vector3::z(), Vector3::new(1.0, -0.3, 0.0)][rng.below(3)],
+                    ),
+                    // From above at up to 70° from straight down, as a
+                    // renderer's or a sensor's.
+                    _ => (
+                        inside,
+                        Vector3::new(rng.range(-1.0, 1.0), -rng.range(0.35, 1.0), rng.range(-1.0, 1.0)),
+                    ),
+                };
+                if rng.below(4) == 0 {
+                    dir = -dir;
+                }
+                let back = rng.range(0.0, 12.0);
+                let start = target - dir * back;
+                let ray = Ray::new(start.map(convert), dir.map(convert));
+                let expected = brute_force_t(&field, &ray, N::max_value().unwrap());
+                let got = field.ray_cast_surface(&ray, N::max_value().unwrap()).map(|h| h.t);
+                total += 1;
+                match (expected, got) {
+                    (None, None) => {}
+                    (Some(e), Some(g)) => {
+                        hits += 1;
+                        let (e, g): (f64, f64) = (e.to_subset().unwrap(), g.to_subset().unwrap());
+                        assert!(
+                            (e - g).abs() <= tolerance * (1.0 + e.abs()),
+                            "round {round}: {ray:?}: {g} vs {e}"
+                        );
+                    }
+                    (e, g) => panic!("round {round}: {ray:?}: brute {e:?} vs {g:?}"),
+                }
+            }
+        }
+        assert!(hits > total / 3, "{hits} of {total}");
+    }
+
+    fn rng_dir(rng: &mut TestRng) -> Vector3<f64> {
+        Vector3::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-1.0, 1.0))
+    }
+
+    #[test]
+    fn hard_rays_match_brute_force_in_f32() {
+        hard_rays_match_brute_force::<f32>(41, 1e-5);
+    }
+
+    #[test]
+    fn hard_rays_match_brute_force_in_f64() {
+        hard_rays_match_brute_force::<f64>(43, 1e-12);
     }
 
     #[test]

@@ -23,8 +23,28 @@ impl<N: Real> HeightField<N> {
 
     /// Whether a local point is in the solid: inside the x–z extent, not
     /// over a hole, and on or below the surface.
+    ///
+    /// A point above the highest sample by more than the rounding of
+    /// [`HeightField::surface_y_at`] is outside without a cell lookup.
     pub fn contains_local_point(&self, point: &Point3<N>) -> bool {
+        if point.y > self.surface_y_ceiling() {
+            return false;
+        }
         self.surface_y_at(point.x, point.z).is_some_and(|y| point.y <= y)
+    }
+
+    /// An upper bound on every value [`HeightField::surface_y_at`] returns:
+    /// the highest sample plus a bound on the interpolation's rounding
+    /// (weights within a cell are in `[0, 1]`, and every term is at most
+    /// the origin's or a height's magnitude, so the error is a few ulps of
+    /// their sum; 64 ε of it is far more).
+    #[inline]
+    pub(crate) fn surface_y_ceiling(&self) -> N {
+        let [low, high] = self.blocks.total;
+        let rounding = N::default_epsilon()
+            * nalgebra::convert::<f64, N>(64.0)
+            * (self.origin.y.abs() + low.abs() + high.abs());
+        self.origin.y + high + rounding
     }
 
     /// The closest point of the surface to a local `point` (`None` for NaN
