@@ -3,12 +3,14 @@
 //! object on stdout and as a table on stderr.
 //!
 //! ```text
-//! cargo run --release -p geom-benches --bin compare -- [--quick] [--threads N] [--plot FILE.svg] [--filter TEXT]
+//! cargo run --release -p geom-benches --bin compare -- [--quick] [--threads N] [--plot FILE.svg]
+//!     [--plot-pairs FILE.svg] [--filter TEXT]
 //! ```
 //!
 //! `--quick` (under a minute) takes 5 repetitions of at least 10 ms each;
 //! without it, 15 of at least 50 ms. `--plot` writes an SVG bar chart of
-//! ns/ray per shape, geom against parry3d. `--filter` times only the
+//! ns/ray per shape, geom against parry3d; `--plot-pairs` one of ns per
+//! pair contact. `--filter` times only the
 //! measures whose name contains the text; `--hits` prints the fraction of
 //! the rays that hit each shape and exits.
 
@@ -22,6 +24,7 @@ struct Options {
     quick: bool,
     threads: usize,
     plot: Option<String>,
+    plot_pairs: Option<String>,
     filter: Option<String>,
 }
 
@@ -30,6 +33,7 @@ fn parse_options() -> Result<Options, String> {
         quick: false,
         threads: 2,
         plot: None,
+        plot_pairs: None,
         filter: None,
     };
     let mut args = std::env::args().skip(1);
@@ -43,6 +47,7 @@ fn parse_options() -> Result<Options, String> {
                     .ok_or("--threads needs a number")?
             }
             "--plot" => options.plot = Some(args.next().ok_or("--plot needs a file name")?),
+            "--plot-pairs" => options.plot_pairs = Some(args.next().ok_or("--plot-pairs needs a file name")?),
             "--hits" => {
                 print_hit_fractions();
                 std::process::exit(0);
@@ -50,7 +55,7 @@ fn parse_options() -> Result<Options, String> {
             "--filter" => options.filter = Some(args.next().ok_or("--filter needs a text")?),
             "--help" | "-h" => {
                 return Err(
-                    "usage: compare [--quick] [--threads N] [--plot FILE.svg] [--filter TEXT] [--hits]"
+                    "usage: compare [--quick] [--threads N] [--plot FILE.svg] [--plot-pairs FILE.svg] [--filter TEXT] [--hits]"
                         .into(),
                 );
             }
@@ -170,11 +175,14 @@ fn to_json(rows: &[Row]) -> String {
     out
 }
 
-/// A bar chart of ns/ray (log scale) per shape: geom's trait call, parry3d's
-/// trait call, geom's 8-lane batch.
-fn plot_svg(rows: &[Row]) -> String {
+/// One bar series of a chart: its legend and colour.
+type Series = (&'static str, &'static str);
+
+/// The ray-cast chart: ns/ray (log scale) per shape for geom's trait call,
+/// parry3d's trait call and geom's 8-lane batch.
+fn plot_rays_svg(rows: &[Row]) -> String {
     let shapes = ["sphere", "capsule", "cylinder", "cone", "box", "ellipsoid"];
-    let series: [(&str, &str); 3] = [
+    let series: [Series; 3] = [
         ("geom, trait call", "#1f77b4"),
         ("parry3d, trait call", "#d62728"),
         ("geom, 8-lane batch", "#2ca02c"),
@@ -187,20 +195,64 @@ fn plot_svg(rows: &[Row]) -> String {
             _ => find(format!("rays_1e6/{shape}/batch_x8")).map(|r| r.geom_ns),
         }
     };
-    let (width, height) = (760.0, 420.0);
+    bar_chart(
+        "Ray casts: ns per ray, log scale (10⁶ random rays, f32)",
+        &shapes,
+        &series,
+        value,
+    )
+}
+
+/// The pair-contact chart: ns per query (log scale) per pair for geom's
+/// dispatcher, parry3d's one-shot `contact` and its cold manifold.
+fn plot_pairs_svg(rows: &[Row]) -> String {
+    let pairs: Vec<&str> = rows
+        .iter()
+        .filter_map(|r| r.name.strip_prefix("pairs/")?.strip_suffix("/contact"))
+        .collect();
+    let series: [Series; 3] = [
+        ("geom, dispatcher", "#1f77b4"),
+        ("parry3d, contact", "#d62728"),
+        ("parry3d, manifold (cold)", "#ff9896"),
+    ];
+    let value = |pair: &str, series: usize| -> Option<f64> {
+        let find = |name: String| rows.iter().find(|r| r.name == name);
+        match series {
+            0 => find(format!("pairs/{pair}/contact")).map(|r| r.geom_ns),
+            1 => find(format!("pairs/{pair}/contact")).and_then(|r| r.parry_ns),
+            _ => find(format!("pairs/{pair}/manifold")).and_then(|r| r.parry_ns),
+        }
+    };
+    bar_chart(
+        "Pair contacts: ns per query, log scale (1000 poses per pair, f32)",
+        &pairs,
+        &series,
+        value,
+    )
+}
+
+/// A grouped bar chart on a log scale: one group per entry of `groups`,
+/// one bar per series, `value(group, series)` in ns (`None`: "n/a").
+fn bar_chart(
+    title: &str,
+    groups: &[&str],
+    series: &[Series],
+    value: impl Fn(&str, usize) -> Option<f64>,
+) -> String {
+    let (width, height) = (120.0 + 95.0 * groups.len().max(6) as f64, 420.0);
     let (left, right, top, bottom) = (70.0, 20.0, 50.0, 60.0);
     let plot_height = height - top - bottom;
     // Decades from 0.1 ns to the first power of ten above the largest value.
-    let largest = shapes
+    let largest = groups
         .iter()
-        .flat_map(|s| (0..3).filter_map(move |k| value(s, k)))
+        .flat_map(|g| (0..series.len()).filter_map(|k| value(g, k)))
         .fold(1.0f64, f64::max);
     let (low, high) = (-1.0f64, largest.log10().ceil().max(1.0));
     let y_of = |ns: f64| top + plot_height * (1.0 - (ns.log10().clamp(low, high) - low) / (high - low));
     let mut svg = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" font-family=\"sans-serif\" font-size=\"12\">\n\
          <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
-         <text x=\"{}\" y=\"20\" text-anchor=\"middle\" font-size=\"15\">Ray casts: ns per ray, log scale (10⁶ random rays, f32)</text>\n\
+         <text x=\"{}\" y=\"20\" text-anchor=\"middle\" font-size=\"15\">{title}</text>\n\
          <text x=\"{}\" y=\"38\" text-anchor=\"middle\" font-size=\"11\" fill=\"#555\">{}</text>\n",
         width / 2.0,
         width / 2.0,
@@ -222,13 +274,13 @@ fn plot_svg(rows: &[Row]) -> String {
         );
         decade += 1.0;
     }
-    let group_width = (width - left - right) / shapes.len() as f64;
-    let bar_width = group_width / 4.0;
-    for (i, shape) in shapes.iter().enumerate() {
+    let group_width = (width - left - right) / groups.len().max(1) as f64;
+    let bar_width = group_width / (series.len() as f64 + 1.0);
+    for (i, group) in groups.iter().enumerate() {
         let x0 = left + group_width * i as f64 + bar_width / 2.0;
         for (k, (_, colour)) in series.iter().enumerate() {
             let x = x0 + bar_width * k as f64;
-            match value(shape, k) {
+            match value(group, k) {
                 Some(ns) => {
                     let y = y_of(ns);
                     let _ = writeln!(
@@ -258,8 +310,8 @@ fn plot_svg(rows: &[Row]) -> String {
         }
         let _ = writeln!(
             svg,
-            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{shape}</text>",
-            x0 + bar_width * 1.5,
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" font-size=\"11\">{group}</text>",
+            x0 + bar_width * (series.len() as f64 - 1.0) / 2.0,
             top + plot_height + 18.0
         );
     }
@@ -322,11 +374,17 @@ fn main() {
         });
     }
     eprintln!("{:.1} s", started.elapsed().as_secs_f64());
-    if let Some(path) = &options.plot
-        && let Err(error) = std::fs::write(path, plot_svg(&rows))
-    {
-        eprintln!("cannot write {path}: {error}");
-        std::process::exit(1);
+    let charts = [
+        (&options.plot, plot_rays_svg(&rows)),
+        (&options.plot_pairs, plot_pairs_svg(&rows)),
+    ];
+    for (path, svg) in charts {
+        if let Some(path) = path
+            && let Err(error) = std::fs::write(path, svg)
+        {
+            eprintln!("cannot write {path}: {error}");
+            std::process::exit(1);
+        }
     }
     println!("{}", to_json(&rows));
 }
