@@ -193,6 +193,29 @@ pub fn contact_sphere_sphere<N: Real>(
     margin: N,
     out: &mut ContactManifolds<N>,
 ) {
+    // Distinct centres: the centre line gives everything directly, and the
+    // two orders mirror each other exactly (`cb − ca = −(ca − cb)` in
+    // floating point). Only coincident centres need the canonical order.
+    let (center_a, center_b) = (
+        Point3::from(pose_a.translation.vector),
+        Point3::from(pose_b.translation.vector),
+    );
+    let delta = center_b - center_a;
+    if let Some(normal) = try_unit(&delta) {
+        // Not `delta.norm()`: the projection cannot overflow for large offsets.
+        let distance = normal.dot(&delta);
+        let depth = a.radius + b.radius - distance;
+        if within_margin(depth, margin) {
+            out.push_manifold(normal).points.push(ContactPoint {
+                point_a: center_a + normal * a.radius,
+                point_b: center_b - normal * b.radius,
+                depth,
+                feature_a: FeatureId::Face(0),
+                feature_b: FeatureId::Face(0),
+            });
+        }
+        return;
+    }
     in_canonical_order(
         a,
         pose_a,
