@@ -2,6 +2,7 @@
 
 use geom_core::{Aabb, Real};
 use geom_prims::Triangle;
+use nalgebra::Point3;
 
 use crate::cells::BLOCK;
 use crate::heightfield::{HeightField, TriangleId};
@@ -25,6 +26,8 @@ pub struct TrianglesInAabb<'a, N: Real> {
     /// Current cell and half inside the block.
     cell: (usize, usize),
     half: usize,
+    /// The current cell's second triangle, built with the first.
+    second: Triangle<N>,
     done: bool,
 }
 
@@ -40,6 +43,11 @@ impl<'a, N: Real> TrianglesInAabb<'a, N> {
             in_block: false,
             cell: (0, 0),
             half: 0,
+            second: Triangle {
+                a: Point3::origin(),
+                b: Point3::origin(),
+                c: Point3::origin(),
+            },
             done: true,
         };
         let finite = aabb
@@ -140,11 +148,13 @@ impl<N: Real> Iterator for TrianglesInAabb<'_, N> {
                     continue;
                 }
                 self.half = 1;
-                return Some((field.triangle_id(i, j, 0), field.cell_triangle(i, j, 0)));
+                let [first, second] = field.cell_triangles(i, j);
+                self.second = second;
+                return Some((field.triangle_id(i, j, 0), first));
             }
             self.half = 0;
             self.cell = (i, j + 1);
-            return Some((field.triangle_id(i, j, 1), field.cell_triangle(i, j, 1)));
+            return Some((field.triangle_id(i, j, 1), self.second));
         }
         None
     }

@@ -79,11 +79,12 @@ impl<N: Real> InsideCache<N> {
         }
     }
 
-    fn contains(&mut self, field: &HeightField<N>, point: &Point3<N>) -> bool {
+    /// Whether `point` is in the solid, looked up from cell `near`.
+    fn contains(&mut self, field: &HeightField<N>, point: &Point3<N>, near: (usize, usize)) -> bool {
         if let Some(&(_, inside)) = self.entries.iter().flatten().find(|(p, _)| p == point) {
             return inside;
         }
-        let inside = field.contains_local_point(point);
+        let inside = field.contains_local_point_near(point, near);
         self.entries[self.next] = Some((*point, inside));
         self.next = 1 - self.next;
         inside
@@ -135,7 +136,7 @@ fn triangle_candidate<N: Real>(
     // The heightfield is solid below its surface: a segment point there
     // (a capsule sunk deeper than its radius, not crossing this triangle)
     // is pushed out the other way, and deeper.
-    let inside = inside_cache.contains(field, &on_segment);
+    let inside = inside_cache.contains(field, &on_segment, (i, j));
     let direction = if inside {
         -offset / distance
     } else {
@@ -151,7 +152,7 @@ fn triangle_candidate<N: Real>(
     let along_face = |feature: FeatureId| {
         let height = face_normal.dot(&(on_segment - a));
         let foot = on_segment - face_normal * height;
-        let surface_y = field.surface_y_at(foot.x, foot.z)?;
+        let surface_y = field.surface_y_near((i, j), foot.x, foot.z)?;
         let tolerance = N::default_epsilon() * nalgebra::convert::<f64, N>(1024.0) * (scale + foot.y.abs());
         let same_side = if inside {
             height <= N::zero()
