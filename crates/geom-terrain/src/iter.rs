@@ -117,6 +117,7 @@ impl<'a, N: Real> TrianglesInAabb<'a, N> {
 impl<N: Real> Iterator for TrianglesInAabb<'_, N> {
     type Item = (TriangleId, Triangle<N>);
 
+    #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         while !self.done {
             if !self.in_block {

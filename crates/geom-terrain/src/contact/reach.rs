@@ -54,7 +54,7 @@ impl<N: Real> TriangleFrame<N> {
     /// taken as the component along the normal (no cancellation in the
     /// height, however large the in-plane offset). Needs a triangle of
     /// non-zero area.
-    #[inline]
+    #[inline(always)]
     fn offset(&self, ap: &Vector3<N>) -> Vector3<N> {
         let zero = N::zero();
         let d1 = self.ab.dot(ap);
@@ -86,11 +86,21 @@ impl<N: Real> TriangleFrame<N> {
         }
         self.normal * (self.normal.dot(ap) / self.normal_squared)
     }
+
+    /// The squared distance `f` from the point `a + ap` to the triangle,
+    /// and its derivative `2 (point − q) · direction` along `direction`.
+    #[inline(always)]
+    fn value_and_slope(&self, ap: &Vector3<N>, direction: &Vector3<N>) -> (N, N) {
+        let offset = self.offset(ap);
+        let slope = offset.dot(direction);
+        (offset.norm_squared(), slope + slope)
+    }
 }
 
 /// A segment and its reach, with what the test needs once per query.
 pub(super) struct SegmentReach<N: Real> {
     p0: Point3<N>,
+    p1: Point3<N>,
     direction: Vector3<N>,
     /// The segment's box.
     lo: Point3<N>,
@@ -111,6 +121,7 @@ impl<N: Real> SegmentReach<N> {
             + N::default_epsilon() * nalgebra::convert::<f64, N>(16.0) * coordinate_max;
         SegmentReach {
             p0: *p0,
+            p1: *p1,
             direction: p1 - p0,
             lo: p0.inf(p1),
             hi: p0.sup(p1),
@@ -127,6 +138,7 @@ impl<N: Real> SegmentReach<N> {
     /// rounding of the bound itself (a few ulps of the squared local
     /// extent): every triangle that the full test keeps is kept. An
     /// undecided or degenerate case keeps the triangle.
+    #[inline(always)]
     pub(super) fn beyond(&self, triangle: &Triangle<N>) -> bool {
         let zero = N::zero();
         let (a, b, c) = (&triangle.a, &triangle.b, &triangle.c);
@@ -149,21 +161,14 @@ impl<N: Real> SegmentReach<N> {
         let local_extent = ap0.amax() + direction.amax() + frame.ab.amax() + frame.ac.amax();
         let limit = self.safe_squared
             + N::default_epsilon() * nalgebra::convert::<f64, N>(64.0) * local_extent * local_extent;
-        // f(s) and f'(s) at the segment point s.
-        let evaluate = |s: N| {
-            let offset = frame.offset(&(ap0 + direction * s));
-            let f = offset.norm_squared();
-            let slope = offset.dot(&direction);
-            (f, slope + slope)
-        };
-        let (f_lo, g_lo) = evaluate(zero);
+        let (f_lo, g_lo) = frame.value_and_slope(&ap0, &direction);
         if f_lo <= limit {
             return false;
         }
         if g_lo >= zero {
             return true;
         }
-        let (f_hi, g_hi) = evaluate(N::one());
+        let (f_hi, g_hi) = frame.value_and_slope(&(self.p1 - a), &direction);
         if f_hi <= limit {
             return false;
         }
@@ -180,7 +185,7 @@ impl<N: Real> SegmentReach<N> {
             if f_lo + g_lo * (s - lo) > limit {
                 return true;
             }
-            let (f, g) = evaluate(s);
+            let (f, g) = frame.value_and_slope(&(ap0 + direction * s), &direction);
             if f <= limit {
                 return false;
             }

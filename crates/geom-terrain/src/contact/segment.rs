@@ -1,6 +1,8 @@
 //! One candidate contact per triangle near a swept-sphere segment.
 
-use geom_core::distance::{closest_point_on_triangle, closest_points_segment_triangle_with_weights};
+use geom_core::distance::{
+    closest_point_on_triangle_branching, closest_points_segment_triangle_with_weights,
+};
 use geom_core::{ContactCandidate, ContactPoint, FeatureId, Real};
 use geom_prims::Triangle;
 use nalgebra::{Point3, Vector3};
@@ -113,7 +115,7 @@ fn triangle_candidate<N: Real>(
     // routine made it (the same call on the same point).
     let (on_triangle, weights) = match known_weights {
         Some(weights) => (closest.point_on_triangle, weights),
-        None => closest_point_on_triangle(&on_segment, a, b, c),
+        None => closest_point_on_triangle_branching(&on_segment, a, b, c),
     };
     let offset = on_segment - on_triangle;
     let distance = offset.norm();
