@@ -161,6 +161,16 @@ impl<N: Real> Iterator for TrianglesInAabb<'_, N> {
     }
 }
 
+impl<N: Real> TrianglesInAabb<'_, N> {
+    /// The cell `(i, j)` of the triangle returned last (after its second
+    /// triangle the walk has already moved on by one column).
+    #[inline]
+    pub(crate) fn last_cell(&self) -> (usize, usize) {
+        let (i, j) = self.cell;
+        if self.half == 1 { (i, j) } else { (i, j - 1) }
+    }
+}
+
 impl<N: Real> HeightField<N> {
     /// The triangles that may meet `aabb` (local frame): every triangle of
     /// a non-hole cell whose x–z rectangle touches the box and whose corner

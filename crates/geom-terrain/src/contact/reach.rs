@@ -119,6 +119,9 @@ impl<N: Real> SegmentReach<N> {
         // a few ulps of the largest coordinate, in distance.
         let safe = reach * nalgebra::convert::<f64, N>(1.001)
             + N::default_epsilon() * nalgebra::convert::<f64, N>(16.0) * coordinate_max;
+        // The lower end first: on a Y-up terrain it is the one that most
+        // often settles a triangle within reach at the first evaluation.
+        let (p0, p1) = if p1.y < p0.y { (p1, p0) } else { (p0, p1) };
         SegmentReach {
             p0: *p0,
             p1: *p1,

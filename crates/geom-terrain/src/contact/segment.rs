@@ -54,11 +54,15 @@ pub(crate) fn collect_candidates<N: Real>(
         extent.mins.coords.amax().max(extent.maxs.coords.amax()),
     );
     let mut inside = InsideCache::new();
-    for (id, triangle) in field.triangles_in_aabb(&search) {
+    let mut triangles = field.triangles_in_aabb(&search);
+    while let Some((id, triangle)) = triangles.next() {
         if reach_test.beyond(&triangle) {
             continue;
         }
-        if let Some(candidate) = triangle_candidate(field, id, &triangle, p0, p1, radius, reach, &mut inside)
+        let cell = triangles.last_cell();
+        debug_assert_eq!(cell, field.cell_coords(id.cell()));
+        if let Some(candidate) =
+            triangle_candidate(field, id, cell, &triangle, p0, p1, radius, reach, &mut inside)
         {
             out.push(candidate);
         }
@@ -97,6 +101,7 @@ impl<N: Real> InsideCache<N> {
 fn triangle_candidate<N: Real>(
     field: &HeightField<N>,
     id: TriangleId,
+    (i, j): (usize, usize),
     triangle: &Triangle<N>,
     p0: &Point3<N>,
     p1: &Point3<N>,
@@ -121,7 +126,6 @@ fn triangle_candidate<N: Real>(
     let distance = offset.norm();
     let scale = N::one() + (on_segment - a).amax() + (b - a).amax() + (c - a).amax();
     let touching = distance <= N::default_epsilon() * nalgebra::convert::<f64, N>(64.0) * scale;
-    let (i, j) = field.cell_coords(id.cell());
     let samples = field.triangle_samples(i, j, id.half());
     if touching {
         return Some(crossing_candidate(
