@@ -106,8 +106,11 @@ pub(super) struct SegmentReach<N: Real> {
     lo: Point3<N>,
     hi: Point3<N>,
     /// `reach` enlarged by a relative 10⁻³ and by the rounding of the
-    /// inputs, squared.
+    /// inputs, and its square.
+    safe: N,
     safe_squared: N,
+    /// `1 / direction` per axis (unused where the component is zero).
+    inverse_direction: Vector3<N>,
 }
 
 impl<N: Real> SegmentReach<N> {
@@ -128,7 +131,9 @@ impl<N: Real> SegmentReach<N> {
             direction: p1 - p0,
             lo: p0.inf(p1),
             hi: p0.sup(p1),
+            safe,
             safe_squared: safe * safe,
+            inverse_direction: (p1 - p0).map(|d| if d == N::zero() { N::zero() } else { N::one() / d }),
         }
     }
 
@@ -136,7 +141,8 @@ impl<N: Real> SegmentReach<N> {
     /// from `triangle`, so that the full closest-point test would drop it
     /// too.
     ///
-    /// First the gap between the two boxes, then the cutting-plane bound of
+    /// First the gap between the two boxes and the segment clipped to the
+    /// triangle's grown box, then the cutting-plane bound of
     /// the module documentation, compared with the enlarged reach plus the
     /// rounding of the bound itself (a few ulps of the squared local
     /// extent): every triangle that the full test keeps is kept. An
@@ -153,6 +159,24 @@ impl<N: Real> SegmentReach<N> {
             gap_squared += g * g;
         }
         if gap_squared > self.safe_squared {
+            return true;
+        }
+        // The part of the segment inside the triangle's box grown by `safe`
+        // on every side, which holds every point within `safe` of the
+        // triangle (slab clipping): none, and the triangle is beyond reach.
+        let (mut enter, mut exit) = (zero, N::one());
+        for k in 0..3 {
+            let (slab_lo, slab_hi) = (t_lo[k] - self.safe, t_hi[k] + self.safe);
+            if self.direction[k] == zero {
+                // The box gap has already placed the segment in this slab.
+                continue;
+            }
+            let t0 = (slab_lo - self.p0[k]) * self.inverse_direction[k];
+            let t1 = (slab_hi - self.p0[k]) * self.inverse_direction[k];
+            enter = enter.max(t0.min(t1));
+            exit = exit.min(t0.max(t1));
+        }
+        if enter > exit {
             return true;
         }
         let frame = TriangleFrame::new(triangle);
