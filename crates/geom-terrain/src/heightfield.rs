@@ -356,6 +356,33 @@ impl<N: Real> HeightField<N> {
         }
     }
 
+    /// Both triangles of cell `(i, j)` (halves 0 and 1), holes not checked:
+    /// [`HeightField::cell_triangle`] for each, from the four corners
+    /// built once.
+    #[inline]
+    pub(crate) fn cell_triangles(&self, i: usize, j: usize) -> [Triangle<N>; 2] {
+        let (x0, x1, z0, z1) = (
+            self.sample_x(i),
+            self.sample_x(i + 1),
+            self.sample_z(j),
+            self.sample_z(j + 1),
+        );
+        let [h00, h10, h01, h11] = self.corner_heights(i, j);
+        let y = |h: N| self.origin.y + h;
+        let (s00, s10, s01, s11) = (
+            Point3::new(x0, y(h00), z0),
+            Point3::new(x1, y(h10), z0),
+            Point3::new(x0, y(h01), z1),
+            Point3::new(x1, y(h11), z1),
+        );
+        let triangle = |a, b, c| Triangle { a, b, c };
+        if self.is_flipped(self.cell_index(i, j)) {
+            [triangle(s00, s01, s10), triangle(s10, s01, s11)]
+        } else {
+            [triangle(s00, s11, s10), triangle(s00, s01, s11)]
+        }
+    }
+
     /// The id of triangle `half` of cell `(i, j)`.
     #[inline]
     pub fn triangle_id(&self, i: usize, j: usize, half: usize) -> TriangleId {
@@ -421,7 +448,42 @@ impl<N: Real> HeightField<N> {
     /// triangle there, evaluated relative to its first vertex. `None`
     /// outside the terrain, in a hole, or for NaN.
     pub fn surface_y_at(&self, x: N, z: N) -> Option<N> {
-        let (_, triangle) = self.triangle_at(x, z)?;
+        let (i, j) = self.cell_at(x, z)?;
+        self.surface_y_in_cell(i, j, x, z)
+    }
+
+    /// [`HeightField::surface_y_at`], bit for bit, with the cell found by
+    /// stepping from cell `near` (a point a cell or two away costs a few
+    /// comparisons, not the division and its correction).
+    pub(crate) fn surface_y_near(&self, near: (usize, usize), x: N, z: N) -> Option<N> {
+        let (i, j) = self.cell_near(near, x, z)?;
+        self.surface_y_in_cell(i, j, x, z)
+    }
+
+    /// [`HeightField::cell_at`], found by stepping from cell `near` when it
+    /// is at most a few cells away: the same cell, since both end at the
+    /// one index `i` with `sample_x(i) <= x < sample_x(i + 1)` (or the last).
+    pub(crate) fn cell_near(&self, near: (usize, usize), x: N, z: N) -> Option<(usize, usize)> {
+        let inside_x = x >= self.sample_x(0) && x <= self.sample_x(self.rows - 1);
+        let inside_z = z >= self.sample_z(0) && z <= self.sample_z(self.cols - 1);
+        if !(inside_x && inside_z) {
+            return None;
+        }
+        let i = step_to_cell(x, near.0, self.rows - 2, |i| self.sample_x(i));
+        let j = step_to_cell(z, near.1, self.cols - 2, |j| self.sample_z(j));
+        match (i, j) {
+            (Some(i), Some(j)) => Some((i, j)),
+            _ => self.clamped_cell_at(x, z),
+        }
+    }
+
+    /// The surface height at `(x, z)` in cell `(i, j)`, which holds it.
+    #[inline]
+    fn surface_y_in_cell(&self, i: usize, j: usize, x: N, z: N) -> Option<N> {
+        if self.is_hole(self.cell_index(i, j)) {
+            return None;
+        }
+        let triangle = self.cell_triangle(i, j, self.half_at(i, j, x, z));
         let normal = (triangle.b - triangle.a).cross(&(triangle.c - triangle.a));
         // n · (p − a) = 0 solved for y; n.y > 0 for a non-degenerate cell.
         let dx = x - triangle.a.x;
@@ -429,6 +491,33 @@ impl<N: Real> HeightField<N> {
         let y = triangle.a.y - (normal.x * dx + normal.z * dz) / normal.y;
         y.is_finite().then_some(y)
     }
+}
+
+/// The cell index `i <= last` with `sample(i) <= coordinate < sample(i + 1)`
+/// (the last cell also owning its upper side), stepping from `start`: the
+/// answer of [`locate_cell`]'s correction, which ends at that same index
+/// from any start. `None` when more than a few steps would be needed.
+#[inline]
+fn step_to_cell<N: Real>(
+    coordinate: N,
+    start: usize,
+    last: usize,
+    sample: impl Fn(usize) -> N,
+) -> Option<usize> {
+    const STEPS: usize = 3;
+    let mut index = start.min(last);
+    for _ in 0..STEPS {
+        if index > 0 && coordinate < sample(index) {
+            index -= 1;
+        } else if index < last && coordinate >= sample(index + 1) {
+            index += 1;
+        } else {
+            return Some(index);
+        }
+    }
+    let settled =
+        (index == 0 || coordinate >= sample(index)) && (index == last || coordinate < sample(index + 1));
+    settled.then_some(index)
 }
 
 /// Whether `x` is NaN (it alone is unordered with itself).
@@ -557,5 +646,47 @@ mod tests {
         // Above the diagonal, plane through (0,0,0), (0,2,1), (1,4,1): y = 2x + 2z.
         assert_eq!(field.surface_y_at(0.25, 0.5), Some(1.5));
         assert_eq!(field.surface_y_at(1.5, 0.5), None);
+    }
+
+    /// The shortcuts give what the plain lookups give, bit for bit: both
+    /// triangles of a cell built together, and the surface looked up from
+    /// a nearby or distant cell, on random terrains (flips, holes, far
+    /// origins), at random points, on grid lines and outside.
+    #[test]
+    fn shortcuts_match_the_plain_lookups() {
+        use crate::test_support::{TestRng, random_field};
+        let mut rng = TestRng::new(19);
+        for round in 0..60 {
+            let field = random_field(&mut rng, 2 + round % 9, 2 + round % 7);
+            for i in 0..field.rows - 1 {
+                for j in 0..field.cols - 1 {
+                    let both = field.cell_triangles(i, j);
+                    assert_eq!(both, [field.cell_triangle(i, j, 0), field.cell_triangle(i, j, 1)]);
+                }
+            }
+            let extent = field.local_extent().loosened(0.5);
+            for _ in 0..200 {
+                let mut point = rng.point_in(&extent);
+                if rng.below(3) == 0 {
+                    point.x = field.sample_x(rng.below(field.rows));
+                }
+                if rng.below(3) == 0 {
+                    point.z = field.sample_z(rng.below(field.cols));
+                }
+                let near = (rng.below(field.rows - 1), rng.below(field.cols - 1));
+                let expected = field.surface_y_at(point.x, point.z);
+                assert_eq!(field.surface_y_near(near, point.x, point.z), expected);
+                assert_eq!(
+                    field.cell_near(near, point.x, point.z),
+                    field.cell_at(point.x, point.z)
+                );
+                assert_eq!(
+                    field.contains_local_point_near(&point, near),
+                    field.contains_local_point(&point)
+                );
+            }
+        }
+        let field = flat(4, 4);
+        assert_eq!(field.surface_y_near((1, 1), f64::NAN, 0.5), None);
     }
 }

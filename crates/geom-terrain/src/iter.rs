@@ -2,6 +2,7 @@
 
 use geom_core::{Aabb, Real};
 use geom_prims::Triangle;
+use nalgebra::Point3;
 
 use crate::cells::BLOCK;
 use crate::heightfield::{HeightField, TriangleId};
@@ -25,6 +26,8 @@ pub struct TrianglesInAabb<'a, N: Real> {
     /// Current cell and half inside the block.
     cell: (usize, usize),
     half: usize,
+    /// The current cell's second triangle, built with the first.
+    second: Triangle<N>,
     done: bool,
 }
 
@@ -40,6 +43,11 @@ impl<'a, N: Real> TrianglesInAabb<'a, N> {
             in_block: false,
             cell: (0, 0),
             half: 0,
+            second: Triangle {
+                a: Point3::origin(),
+                b: Point3::origin(),
+                c: Point3::origin(),
+            },
             done: true,
         };
         let finite = aabb
@@ -109,6 +117,7 @@ impl<'a, N: Real> TrianglesInAabb<'a, N> {
 impl<N: Real> Iterator for TrianglesInAabb<'_, N> {
     type Item = (TriangleId, Triangle<N>);
 
+    #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         while !self.done {
             if !self.in_block {
@@ -140,13 +149,25 @@ impl<N: Real> Iterator for TrianglesInAabb<'_, N> {
                     continue;
                 }
                 self.half = 1;
-                return Some((field.triangle_id(i, j, 0), field.cell_triangle(i, j, 0)));
+                let [first, second] = field.cell_triangles(i, j);
+                self.second = second;
+                return Some((field.triangle_id(i, j, 0), first));
             }
             self.half = 0;
             self.cell = (i, j + 1);
-            return Some((field.triangle_id(i, j, 1), field.cell_triangle(i, j, 1)));
+            return Some((field.triangle_id(i, j, 1), self.second));
         }
         None
+    }
+}
+
+impl<N: Real> TrianglesInAabb<'_, N> {
+    /// The cell `(i, j)` of the triangle returned last (after its second
+    /// triangle the walk has already moved on by one column).
+    #[inline]
+    pub(crate) fn last_cell(&self) -> (usize, usize) {
+        let (i, j) = self.cell;
+        if self.half == 1 { (i, j) } else { (i, j - 1) }
     }
 }
 

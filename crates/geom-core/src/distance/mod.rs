@@ -11,7 +11,7 @@ pub use segment_triangle::{
 
 use nalgebra::{Point3, SimdValue, Vector3};
 
-use crate::scalar::Lane;
+use crate::scalar::{Lane, Real};
 
 /// The point of segment `a b` closest to `point`, and its parameter
 /// `s ∈ [0, 1]` (the point is `a + s (b - a)`).
@@ -104,6 +104,65 @@ pub fn closest_point_on_triangle<T: Lane>(
     let relative = face_point.select(in_face, edge_point);
     let weights = face_weights.select(in_face, edge_weights);
     (a + relative, weights)
+}
+
+/// [`closest_point_on_triangle`] for one scalar, bit for bit, with a branch
+/// on the region: the face region computes only the projection, the rest
+/// only the three edge candidates (the kernel computes both and selects).
+/// The expressions are the kernel's, in the same order, so the answers are
+/// identical (no fused or reordered arithmetic in Rust).
+#[inline]
+pub fn closest_point_on_triangle_branching<N: Real>(
+    point: &Point3<N>,
+    a: &Point3<N>,
+    b: &Point3<N>,
+    c: &Point3<N>,
+) -> (Point3<N>, Vector3<N>) {
+    let zero = N::zero();
+    let one = N::one();
+    let ab = b - a;
+    let ac = c - a;
+    let ap = point - a;
+    let bp = point - b;
+    let cp = point - c;
+    let normal = ab.cross(&ac);
+    let normal_squared = normal.norm_squared();
+    let area_a = normal.dot(&(c - b).cross(&bp));
+    let area_b = normal.dot(&(a - c).cross(&cp));
+    let area_c = normal.dot(&ab.cross(&ap));
+    if area_a >= zero && area_b >= zero && area_c >= zero && normal_squared > zero {
+        let height = normal.dot(&ap) / normal_squared;
+        let face_point = ap - normal * height;
+        let inverse_area = one / (area_a + area_b + area_c);
+        let face_weights = Vector3::new(
+            area_a * inverse_area,
+            area_b * inverse_area,
+            area_c * inverse_area,
+        );
+        return (a + face_point, face_weights);
+    }
+    let origin = Point3::origin();
+    let ap_point = Point3::from(ap);
+    let ab_point = Point3::from(ab);
+    let ac_point = Point3::from(ac);
+    let (on_ab, s_ab) = closest_point_on_segment(&ap_point, &origin, &ab_point);
+    let (on_bc, s_bc) = closest_point_on_segment(&ap_point, &ab_point, &ac_point);
+    let (on_ca, s_ca) = closest_point_on_segment(&ap_point, &ac_point, &origin);
+    let d_ab = (ap_point - on_ab).norm_squared();
+    let d_bc = (ap_point - on_bc).norm_squared();
+    let d_ca = (ap_point - on_ca).norm_squared();
+    // Ties keep the earlier edge, as in the kernel.
+    let (best_distance, edge_point, edge_weights) = if d_bc < d_ab {
+        (d_bc, on_bc.coords, Vector3::new(zero, one - s_bc, s_bc))
+    } else {
+        (d_ab, on_ab.coords, Vector3::new(one - s_ab, s_ab, zero))
+    };
+    let (edge_point, edge_weights) = if d_ca < best_distance {
+        (on_ca.coords, Vector3::new(s_ca, zero, one - s_ca))
+    } else {
+        (edge_point, edge_weights)
+    };
+    (a + edge_point, edge_weights)
 }
 
 #[cfg(test)]
@@ -293,5 +352,59 @@ mod tests {
         let (q, s) = closest_point_on_segment(&Point3::origin(), &a, &a);
         assert_eq!((q, s), (a, 0.0));
         let _ = Vector3::<f32>::zeros();
+    }
+
+    /// The branching scalar projection gives the kernel's answer bit for
+    /// bit: random points and triangles (slivers and degenerate ones
+    /// included), points on the planes, edges and vertices, near and far
+    /// from the origin, in `f64` and `f32`.
+    #[test]
+    fn branching_projection_matches_the_kernel_bit_for_bit() {
+        let mut state = 0x1234_5678_9ABC_DEF1_u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        };
+        for case in 0..20_000 {
+            let offset = [0.0, 1e3, 1e5][case % 3];
+            let mut values = [0.0; 14];
+            values.iter_mut().for_each(|v| *v = next());
+            let point = |k: usize| Point3::new(values[k] + offset, values[k + 1], values[k + 2] - offset);
+            let (a, mut b, mut c) = (point(0), point(3), point(6));
+            match case % 7 {
+                0 => c = a + (b - a) * 0.5,
+                1 => b = a,
+                2 => c = b,
+                _ => {}
+            }
+            let weights = (values[12].abs(), values[13].abs());
+            let on_plane = a + (b - a) * weights.0 + (c - a) * weights.1 * (1.0 - weights.0);
+            let queries = [
+                point(9),
+                on_plane,
+                a + (b - a) * weights.0,
+                b,
+                c + (on_plane - a) * 1e-9,
+            ];
+            // Debug text, so that NaN weights (a sliver whose sub-areas sum
+            // to zero in f32) compare equal too.
+            let text = |answer: &dyn std::fmt::Debug| format!("{answer:?}");
+            for p in &queries {
+                assert_eq!(
+                    text(&closest_point_on_triangle_branching(p, &a, &b, &c)),
+                    text(&closest_point_on_triangle(p, &a, &b, &c)),
+                    "case {case}"
+                );
+                let cast = |q: &Point3<f64>| q.cast::<f32>();
+                let (p32, a32, b32, c32) = (cast(p), cast(&a), cast(&b), cast(&c));
+                assert_eq!(
+                    text(&closest_point_on_triangle_branching(&p32, &a32, &b32, &c32)),
+                    text(&closest_point_on_triangle(&p32, &a32, &b32, &c32)),
+                    "case {case} (f32)"
+                );
+            }
+        }
     }
 }

@@ -2,7 +2,7 @@
 
 use nalgebra::{Point3, Vector3};
 
-use super::{closest_point_on_triangle, closest_points_segment_segment};
+use super::{closest_point_on_triangle_branching, closest_points_segment_segment};
 use crate::scalar::Real;
 
 /// The closest points of a segment and a triangle.
@@ -28,7 +28,7 @@ impl<N: Real> SegmentTriangleClosest<N> {
 /// The closest points of segment `p0 p1` and triangle `a b c`.
 ///
 /// The minimum is attained at a segment end against the triangle
-/// (point–triangle, [`closest_point_on_triangle`]), at the segment against
+/// (point–triangle, [`closest_point_on_triangle`](super::closest_point_on_triangle)), at the segment against
 /// one of the three edges ([`closest_points_segment_segment`]), or where
 /// the segment crosses the triangle (distance zero); every candidate is a
 /// real pair of points, so the smallest is the answer (Ericson, *Real-Time
@@ -45,7 +45,7 @@ pub fn closest_points_segment_triangle<N: Real>(
 }
 
 /// [`closest_points_segment_triangle`], with the barycentric weights that
-/// [`closest_point_on_triangle`] gives for the segment point when the
+/// [`closest_point_on_triangle`](super::closest_point_on_triangle) gives for the segment point when the
 /// answer came from that routine (a segment end, or where the segment
 /// crosses the plane), so a caller need not project the point again;
 /// `None` when the answer came from an edge.
@@ -72,7 +72,7 @@ pub fn closest_points_segment_triangle_with_weights<N: Real>(
     let crossing = (crosses && height_0 != height_1).then(|| {
         let s = height_0 / (height_0 - height_1);
         let on_segment = p0 + (p1 - p0) * s;
-        let (on_triangle, weights) = closest_point_on_triangle(&on_segment, a, b, c);
+        let (on_triangle, weights) = closest_point_on_triangle_branching(&on_segment, a, b, c);
         (candidate(s, on_segment, on_triangle), weights)
     });
     // Through the face's interior: the crossing point (distance zero up to
@@ -82,8 +82,8 @@ pub fn closest_points_segment_triangle_with_weights<N: Real>(
     {
         return (through, Some(weights));
     }
-    let (on_triangle_0, weights_0) = closest_point_on_triangle(p0, a, b, c);
-    let (on_triangle_1, weights_1) = closest_point_on_triangle(p1, a, b, c);
+    let (on_triangle_0, weights_0) = closest_point_on_triangle_branching(p0, a, b, c);
+    let (on_triangle_1, weights_1) = closest_point_on_triangle_branching(p1, a, b, c);
     let mut best = (candidate(zero, *p0, on_triangle_0), Some(weights_0));
     let mut consider = |next: SegmentTriangleClosest<N>, weights: Option<Vector3<N>>| {
         if next.distance_squared < best.0.distance_squared {
@@ -110,6 +110,7 @@ pub fn closest_points_segment_triangle_with_weights<N: Real>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::distance::closest_point_on_triangle;
 
     fn brute_force(p0: Point3<f64>, p1: Point3<f64>, a: Point3<f64>, b: Point3<f64>, c: Point3<f64>) -> f64 {
         // Dense samples of the segment against dense barycentric samples of

@@ -35,6 +35,7 @@
 
 mod capsule;
 mod convex;
+mod reach;
 mod reduce;
 mod segment;
 mod sphere;

@@ -1,10 +1,13 @@
 //! One candidate contact per triangle near a swept-sphere segment.
 
-use geom_core::distance::{closest_point_on_triangle, closest_points_segment_triangle_with_weights};
+use geom_core::distance::{
+    closest_point_on_triangle_branching, closest_points_segment_triangle_with_weights,
+};
 use geom_core::{ContactCandidate, ContactPoint, FeatureId, Real};
 use geom_prims::Triangle;
 use nalgebra::{Point3, Vector3};
 
+use super::reach::SegmentReach;
 use crate::{HeightField, TriangleId};
 
 /// Which part of a triangle holds a closest point.
@@ -43,9 +46,23 @@ pub(crate) fn collect_candidates<N: Real>(
 ) {
     let reach = radius + margin;
     let search = geom_core::Aabb::new(p0.inf(p1), p0.sup(p1)).loosened(reach);
+    let extent = field.local_extent();
+    let reach_test = SegmentReach::new(
+        p0,
+        p1,
+        reach,
+        extent.mins.coords.amax().max(extent.maxs.coords.amax()),
+    );
     let mut inside = InsideCache::new();
-    for (id, triangle) in field.triangles_in_aabb(&search) {
-        if let Some(candidate) = triangle_candidate(field, id, &triangle, p0, p1, radius, reach, &mut inside)
+    let mut triangles = field.triangles_in_aabb(&search);
+    while let Some((id, triangle)) = triangles.next() {
+        if reach_test.beyond(&triangle) {
+            continue;
+        }
+        let cell = triangles.last_cell();
+        debug_assert_eq!(cell, field.cell_coords(id.cell()));
+        if let Some(candidate) =
+            triangle_candidate(field, id, cell, &triangle, p0, p1, radius, reach, &mut inside)
         {
             out.push(candidate);
         }
@@ -68,11 +85,12 @@ impl<N: Real> InsideCache<N> {
         }
     }
 
-    fn contains(&mut self, field: &HeightField<N>, point: &Point3<N>) -> bool {
+    /// Whether `point` is in the solid, looked up from cell `near`.
+    fn contains(&mut self, field: &HeightField<N>, point: &Point3<N>, near: (usize, usize)) -> bool {
         if let Some(&(_, inside)) = self.entries.iter().flatten().find(|(p, _)| p == point) {
             return inside;
         }
-        let inside = field.contains_local_point(point);
+        let inside = field.contains_local_point_near(point, near);
         self.entries[self.next] = Some((*point, inside));
         self.next = 1 - self.next;
         inside
@@ -83,6 +101,7 @@ impl<N: Real> InsideCache<N> {
 fn triangle_candidate<N: Real>(
     field: &HeightField<N>,
     id: TriangleId,
+    (i, j): (usize, usize),
     triangle: &Triangle<N>,
     p0: &Point3<N>,
     p1: &Point3<N>,
@@ -91,9 +110,6 @@ fn triangle_candidate<N: Real>(
     inside_cache: &mut InsideCache<N>,
 ) -> Option<ContactCandidate<N>> {
     let (a, b, c) = (&triangle.a, &triangle.b, &triangle.c);
-    if surely_beyond(triangle, p0, p1, reach) {
-        return None;
-    }
     let (closest, known_weights) = closest_points_segment_triangle_with_weights(p0, p1, a, b, c);
     if closest.distance_squared > reach * reach {
         return None;
@@ -104,13 +120,12 @@ fn triangle_candidate<N: Real>(
     // routine made it (the same call on the same point).
     let (on_triangle, weights) = match known_weights {
         Some(weights) => (closest.point_on_triangle, weights),
-        None => closest_point_on_triangle(&on_segment, a, b, c),
+        None => closest_point_on_triangle_branching(&on_segment, a, b, c),
     };
     let offset = on_segment - on_triangle;
     let distance = offset.norm();
     let scale = N::one() + (on_segment - a).amax() + (b - a).amax() + (c - a).amax();
     let touching = distance <= N::default_epsilon() * nalgebra::convert::<f64, N>(64.0) * scale;
-    let (i, j) = field.cell_coords(id.cell());
     let samples = field.triangle_samples(i, j, id.half());
     if touching {
         return Some(crossing_candidate(
@@ -127,7 +142,7 @@ fn triangle_candidate<N: Real>(
     // The heightfield is solid below its surface: a segment point there
     // (a capsule sunk deeper than its radius, not crossing this triangle)
     // is pushed out the other way, and deeper.
-    let inside = inside_cache.contains(field, &on_segment);
+    let inside = inside_cache.contains(field, &on_segment, (i, j));
     let direction = if inside {
         -offset / distance
     } else {
@@ -143,7 +158,7 @@ fn triangle_candidate<N: Real>(
     let along_face = |feature: FeatureId| {
         let height = face_normal.dot(&(on_segment - a));
         let foot = on_segment - face_normal * height;
-        let surface_y = field.surface_y_at(foot.x, foot.z)?;
+        let surface_y = field.surface_y_near((i, j), foot.x, foot.z)?;
         let tolerance = N::default_epsilon() * nalgebra::convert::<f64, N>(1024.0) * (scale + foot.y.abs());
         let same_side = if inside {
             height <= N::zero()
@@ -237,61 +252,6 @@ fn triangle_candidate<N: Real>(
             feature_b: FeatureId::Face(0),
         },
     })
-}
-
-/// Cheap lower bounds on the segment–triangle distance, before the full
-/// test: the gap between the two boxes, then the gaps between the two
-/// shapes' projections on an orthonormal frame of the triangle (its unit
-/// normal `n`, `u` in its plane across the segment, or along its first edge
-/// when the segment is near the normal, and `v = n × u`): for
-/// orthonormal axes the distance is at least `√(gap_n² + gap_u² + gap_v²)`.
-/// `true` only when a bound exceeds `reach` by a relative 10⁻³ (far above
-/// rounding), so every triangle the full test would keep is still tested
-/// and the answers are unchanged.
-#[inline]
-fn surely_beyond<N: Real>(triangle: &Triangle<N>, p0: &Point3<N>, p1: &Point3<N>, reach: N) -> bool {
-    let zero = N::zero();
-    let (a, b, c) = (&triangle.a, &triangle.b, &triangle.c);
-    let safe = reach * nalgebra::convert::<f64, N>(1.001);
-    let safe_squared = safe * safe;
-    let gap = |lo: N, hi: N, other_lo: N, other_hi: N| (other_lo - hi).max(lo - other_hi).max(zero);
-    let (lo, hi) = (p0.inf(p1), p0.sup(p1));
-    let (t_lo, t_hi) = (a.inf(&b.inf(c)), a.sup(&b.sup(c)));
-    let mut gap_squared = zero;
-    for k in 0..3 {
-        let g = gap(lo[k], hi[k], t_lo[k], t_hi[k]);
-        gap_squared += g * g;
-    }
-    if gap_squared > safe_squared {
-        return true;
-    }
-    let (ab, ac, ap0, ap1) = (b - a, c - a, p0 - a, p1 - a);
-    let normal = ab.cross(&ac);
-    let (normal_length, ab_length) = (normal.norm(), ab.norm());
-    if normal_length <= zero || ab_length <= zero {
-        return false;
-    }
-    let n = normal / normal_length;
-    // In the plane: across the segment when it is not along the normal
-    // (the segment then projects to one value), else along the first edge.
-    let across = n.cross(&(p1 - p0));
-    let across_length = across.norm();
-    let u = if across_length > nalgebra::convert::<f64, N>(0.25) * (p1 - p0).norm() {
-        across / across_length
-    } else {
-        ab / ab_length
-    };
-    let v = n.cross(&u);
-    // Along n the triangle is the single value 0 (relative to `a`).
-    let (h0, h1) = (n.dot(&ap0), n.dot(&ap1));
-    let gap_n = gap(h0.min(h1), h0.max(h1), zero, zero);
-    let interval = |axis: &Vector3<N>| {
-        let (b, c) = (axis.dot(&ab), axis.dot(&ac));
-        let (s0, s1) = (axis.dot(&ap0), axis.dot(&ap1));
-        gap(s0.min(s1), s0.max(s1), b.min(c).min(zero), b.max(c).max(zero))
-    };
-    let (gap_u, gap_v) = (interval(&u), interval(&v));
-    gap_n * gap_n + gap_u * gap_u + gap_v * gap_v > safe_squared
 }
 
 fn triangle_vertex<N: Real>(triangle: &Triangle<N>, k: usize) -> Point3<N> {
