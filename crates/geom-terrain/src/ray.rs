@@ -13,6 +13,7 @@
 
 use geom_core::{FeatureId, Ray, RayHit, Real};
 use geom_prims::triangle::ray_cast_triangle_filtered;
+use nalgebra::Point3;
 
 use crate::cells::height_range;
 use crate::heightfield::{HeightField, index_to_real};
@@ -46,14 +47,6 @@ struct PlanarRay<N: Real> {
 }
 
 impl<N: Real> PlanarRay<N> {
-    fn new(origin: [N; 2], dir: [N; 2]) -> Self {
-        PlanarRay {
-            origin,
-            dir,
-            inverse_dir: [N::one() / dir[0], N::one() / dir[1]],
-        }
-    }
-
     /// A bound on the rounding of `(c − origin) / dir` along `axis` for any
     /// `|c| <= reach`, where `offset` bounds the absolute coordinates the
     /// relative ones were taken from (their rounding moves the grid lines).
@@ -459,26 +452,39 @@ impl<N: Real> HeightField<N> {
         if !ray.is_finite() || crate::heightfield::is_nan(max_t) || max_t < N::zero() {
             return None;
         }
-        let extent = self.local_extent();
-        let (t0, t1) = extent.ray_interval(ray, max_t)?;
-        // Widened so that the interval holds the exact one (the plane test
-        // needs the ray's ends over every cell).
-        let mut rounding = N::zero();
-        for axis in 0..3 {
-            if ray.dir[axis] != N::zero() {
-                let coordinate = extent.mins[axis].abs().max(extent.maxs[axis].abs());
-                rounding += (coordinate + ray.origin[axis].abs()) / ray.dir[axis].abs();
-            }
-        }
-        let rounding = slack::<N>() * rounding;
-        let (t0, t1) = ((t0 - rounding).max(N::zero()), (t1 + rounding).min(max_t));
         let eps = slack::<N>();
         let one = N::one();
+        // The part of `[0, max_t]` inside the terrain's box (slab test,
+        // Williams et al. 2005), each slab widened by a bound on the rounding
+        // of its crossing times so that the interval holds the exact one
+        // (the height and plane tests need the ray's ends over every cell).
+        let extent = self.local_extent();
+        let inverse_dir = ray.dir.map(|d| one / d);
+        let (mut t0, mut t1) = (N::zero(), max_t);
+        for axis in 0..3 {
+            let (o, lo, hi) = (ray.origin[axis], extent.mins[axis], extent.maxs[axis]);
+            if ray.dir[axis] == N::zero() {
+                if o < lo || o > hi {
+                    return None;
+                }
+                continue;
+            }
+            let inverse = inverse_dir[axis];
+            let (a, b) = ((lo - o) * inverse, (hi - o) * inverse);
+            let (enter, exit) = if inverse >= N::zero() { (a, b) } else { (b, a) };
+            let widen = eps * (max_of(lo.abs(), hi.abs()) + o.abs()) * inverse.abs();
+            t0 = max_of(t0, enter - widen);
+            t1 = min_of(t1, exit + widen);
+        }
+        if t0 > t1 || crate::heightfield::is_nan(t0 - t1) {
+            return None;
+        }
         let rel_y = ray.origin.y - self.origin.y;
-        let planar = PlanarRay::new(
-            [ray.origin.x - self.origin.x, ray.origin.z - self.origin.z],
-            [ray.dir.x, ray.dir.z],
-        );
+        let planar = PlanarRay {
+            origin: [ray.origin.x - self.origin.x, ray.origin.z - self.origin.z],
+            dir: [ray.dir.x, ray.dir.z],
+            inverse_dir: [inverse_dir.x, inverse_dir.z],
+        };
         let inverse_cell = [one / self.cell_size[0], one / self.cell_size[1]];
         let cell_ray = CellRay {
             y: rel_y,
@@ -608,13 +614,35 @@ impl<N: Real> CellTest<'_, N> {
         if field.is_hole(cell) {
             return;
         }
-        let candidates =
-            self.cell_ray
-                .may_cross_triangles(i, j, corners, field.is_flipped(cell), cell_te, cell_tx);
+        let flipped = field.is_flipped(cell);
+        let candidates = self
+            .cell_ray
+            .may_cross_triangles(i, j, corners, flipped, cell_te, cell_tx);
+        // The corners as `HeightField::cell_triangle` builds them (the same
+        // expressions, so the same bits), from the heights at hand.
+        let (x0, x1) = (field.sample_x(i), field.sample_x(i + 1));
+        let (z0, z1) = (field.sample_z(j), field.sample_z(j + 1));
+        let y = |h: N| field.origin.y + h;
+        let [h00, h10, h01, h11] = corners;
+        let (p00, p10, p01, p11) = (
+            Point3::new(x0, y(h00), z0),
+            Point3::new(x1, y(h10), z0),
+            Point3::new(x0, y(h01), z1),
+            Point3::new(x1, y(h11), z1),
+        );
         for (half, _) in candidates.iter().enumerate().filter(|(_, keep)| **keep) {
-            let t = field.cell_triangle(i, j, half);
-            if let Some(hit) = ray_cast_triangle_filtered(self.ray, &t.a, &t.b, &t.c, self.best_t).into_hit()
-            {
+            // The vertex order of `HeightField::triangle_samples`.
+            let [a, b, c] = match (flipped, half) {
+                (false, 0) => [p00, p11, p10],
+                (false, _) => [p00, p01, p11],
+                (true, 0) => [p00, p01, p10],
+                (true, _) => [p10, p01, p11],
+            };
+            debug_assert!({
+                let t = field.cell_triangle(i, j, half);
+                (t.a, t.b, t.c) == (a, b, c)
+            });
+            if let Some(hit) = ray_cast_triangle_filtered(self.ray, &a, &b, &c, self.best_t).into_hit() {
                 let from_below = hit.feature == FeatureId::Face(1);
                 if self.best.is_none_or(|b| hit.t < b.t) {
                     self.best_t = hit.t;
