@@ -122,27 +122,7 @@ pub trait Shape<N: Real>: Any + Debug + Send + Sync {
     /// from far away then loses no more to the translation or the rotation
     /// than one starting next to the shape.
     fn ray_cast(&self, pose: &Isometry3<N>, ray: &Ray<N>, max_t: N, solid: bool) -> Option<RayHit<N>> {
-        if !ray.is_finite() {
-            return None;
-        }
-        let matrix = PoseMatrix::new(pose);
-        let local = matrix.ray_to_local(ray, max_t, self.local_aabb().origin_reach());
-        if !local.usable {
-            return None;
-        }
-        let hit = self.ray_cast_local(&local.ray, local.max_t, solid)?;
-        let lane_hit = LaneHit {
-            mask: true,
-            t: hit.t,
-            normal: hit.normal,
-            face: N::zero(),
-        };
-        let world = matrix.hit_to_world(&local, &lane_hit, max_t);
-        world.mask.then_some(RayHit {
-            t: world.t,
-            normal: world.normal,
-            feature: hit.feature,
-        })
+        ray_cast_posed(self, pose, ray, max_t, solid)
     }
 
     /// The closest point of the shape to a local-frame `point`. With
@@ -198,6 +178,38 @@ pub trait Shape<N: Real>: Any + Debug + Send + Sync {
         self.support_local(&matrix.vector_to_local(dir))
             .map(|p| matrix.point_to_world(&p))
     }
+}
+
+/// The body of the default [`Shape::ray_cast`], for a shape that overrides
+/// the method (to take a shortcut for some poses) and falls back on it.
+pub fn ray_cast_posed<N: Real, S: Shape<N> + ?Sized>(
+    shape: &S,
+    pose: &Isometry3<N>,
+    ray: &Ray<N>,
+    max_t: N,
+    solid: bool,
+) -> Option<RayHit<N>> {
+    if !ray.is_finite() {
+        return None;
+    }
+    let matrix = PoseMatrix::new(pose);
+    let local = matrix.ray_to_local(ray, max_t, shape.local_aabb().origin_reach());
+    if !local.usable {
+        return None;
+    }
+    let hit = shape.ray_cast_local(&local.ray, local.max_t, solid)?;
+    let lane_hit = LaneHit {
+        mask: true,
+        t: hit.t,
+        normal: hit.normal,
+        face: N::zero(),
+    };
+    let world = matrix.hit_to_world(&local, &lane_hit, max_t);
+    world.mask.then_some(RayHit {
+        t: world.t,
+        normal: world.normal,
+        feature: hit.feature,
+    })
 }
 
 /// The generic kernels behind a primitive's [`Shape`] methods, callable on

@@ -103,6 +103,7 @@ impl<N: Real> BlockRanges<N> {
     /// `[min, max]` of block `(bi, bj)`.
     #[inline]
     pub(crate) fn range(&self, bi: usize, bj: usize) -> [N; 2] {
+        debug_assert!(bi < self.blocks_i && bj < self.blocks_j);
         self.ranges[bi * self.blocks_j + bj]
     }
 }

@@ -526,10 +526,12 @@ pub(crate) fn is_nan<N: Real>(x: N) -> bool {
     x.partial_cmp(&x).is_none()
 }
 
-/// An index as a scalar (exact below 2²⁴ in `f32`, 2⁵³ in `f64`).
+/// An index as a scalar (exact below 2²⁴ in `f32`, 2⁵³ in `f64`). Through
+/// `i64`, which converts in one instruction where `u64` takes several:
+/// indices are below 2³² (the cell limit).
 #[inline]
 pub(crate) fn index_to_real<N: Real>(index: usize) -> N {
-    nalgebra::convert::<f64, N>(index as f64)
+    nalgebra::convert::<f64, N>(index as i64 as f64)
 }
 
 #[cfg(test)]

@@ -1,17 +1,21 @@
 //! Ray casts against a heightfield: the ray is clipped to the terrain's
-//! box, then walked through the min/max blocks and, inside the blocks its
-//! height range can touch, through the cells, in order along the ray. A
-//! cell is skipped when the ray's height over it misses the cell's corner
-//! heights, and each of its two triangles when the ray stays on one side of
-//! the triangle's plane across the cell (both cheap, conservative tests);
-//! the triangles left are tested with the watertight triangle kernel
-//! ([`ray_cast_triangle_filtered`], bit for bit the lane kernel's answer),
-//! and the walk stops once the next cell starts beyond the best hit.
+//! box (its x–z extent and the band between the lowest and the highest
+//! height), then walked through the cells in order along the ray, by a 2D
+//! DDA (Amanatides & Woo 1987) or, for rays nearly parallel to a grid
+//! axis, strip by strip; both visit every cell the ray passes within
+//! rounding of. A cell is skipped when the ray's height over it misses the
+//! cell's corner heights, and each of its two triangles when the ray stays
+//! on one side of the triangle's plane across the cell (both cheap,
+//! conservative tests); the triangles left are tested with the watertight
+//! triangle kernel ([`ray_cast_triangle_filtered`], bit for bit the lane
+//! kernel's answer), and the walk stops once the next cell starts beyond
+//! the best hit.
 
 use geom_core::{FeatureId, Ray, RayHit, Real};
 use geom_prims::triangle::ray_cast_triangle_filtered;
+use nalgebra::Point3;
 
-use crate::cells::{BLOCK, height_range};
+use crate::cells::height_range;
 use crate::heightfield::{HeightField, index_to_real};
 
 /// Grid-walk slack relative to the magnitudes involved: cells this close to
@@ -23,19 +27,14 @@ fn slack<N: Real>() -> N {
     N::default_epsilon() * nalgebra::convert::<f64, N>(64.0)
 }
 
-/// `floor(x)` as an index clamped to `lo..=hi` (NaN gives `lo`). Converts
-/// through `f64` and truncates: above `lo >= 0` truncation is the floor, and
-/// no libm call is needed.
+/// `floor(x)` as an index clamped to `0..=hi` (NaN gives 0). Converts
+/// through `f64` and truncates (above zero truncation is the floor, and no
+/// libm call is needed); `as` saturates, so the clamp is two comparisons.
 #[inline]
-fn floor_clamped<N: Real>(x: N, lo: usize, hi: usize) -> usize {
+fn floor_clamped<N: Real>(x: N, hi: usize) -> usize {
     let x: f64 = x.to_subset().unwrap_or(f64::NAN);
-    if x.is_nan() || x <= lo as f64 {
-        lo
-    } else if x >= hi as f64 {
-        hi
-    } else {
-        x as usize
-    }
+    // Indices are below 2³² (the cell limit), so they fit an `i64`.
+    (x as i64).clamp(0, hi as i64) as usize
 }
 
 /// The ray's x–z projection relative to the terrain's corner, with the
@@ -48,41 +47,6 @@ struct PlanarRay<N: Real> {
 }
 
 impl<N: Real> PlanarRay<N> {
-    fn new(origin: [N; 2], dir: [N; 2]) -> Self {
-        PlanarRay {
-            origin,
-            dir,
-            inverse_dir: [N::one() / dir[0], N::one() / dir[1]],
-        }
-    }
-
-    /// The part of `[ta, tb]` where coordinate `axis` lies between `lo` and
-    /// `hi`, widened by `rounding` (a bound on the rounding of the crossing
-    /// times) so that it holds the exact interval; when rounding leaves it
-    /// empty the two ends are swapped (a cell the walk's slack added, met
-    /// at one end of the interval).
-    #[inline]
-    fn slab(&self, axis: usize, lo: N, hi: N, rounding: N, ta: N, tb: N) -> (N, N) {
-        if self.dir[axis] == N::zero() {
-            return (ta, tb);
-        }
-        let inverse = self.inverse_dir[axis];
-        let enter = (lo - self.origin[axis]) * inverse;
-        let leave = (hi - self.origin[axis]) * inverse;
-        let (first, last) = if enter <= leave {
-            (enter, leave)
-        } else {
-            (leave, enter)
-        };
-        let first = max_of(first - rounding, ta);
-        let last = min_of(last + rounding, tb);
-        if first <= last {
-            (first, last)
-        } else {
-            (last, first)
-        }
-    }
-
     /// A bound on the rounding of `(c − origin) / dir` along `axis` for any
     /// `|c| <= reach`, where `offset` bounds the absolute coordinates the
     /// relative ones were taken from (their rounding moves the grid lines).
@@ -109,63 +73,249 @@ fn max_of<N: Real>(a: N, b: N) -> N {
 }
 
 /// The cells of a 2D grid (cell sizes `size`, cell `(0, 0)` starting at the
-/// grid corner, indices limited to `range_a × range_b`, inclusive) that the
-/// ray crosses for `t ∈ [t0, t1]`, visited strip by strip along the first
-/// axis and, within a strip, along the second, in increasing `t`.
-/// `visit(a, b, t_enter, t_exit)` gets an interval holding the cell's exact
-/// one and returns `false` to stop; the walk then returns `false`.
+/// grid corner, indices limited to `0..=last`) that the ray crosses for
+/// `t ∈ [t0, t1]`, visited strip by strip along the first axis and, within
+/// a strip, along the second, in increasing `t`: a 2D grid traversal in the
+/// manner of Amanatides & Woo, "A Fast Voxel Traversal Algorithm for Ray
+/// Tracing" (1987), made conservative. `cells.visit(a, b, t_enter, t_exit)`
+/// gets an interval holding the cell's exact one and returns `false` when
+/// the cell starts beyond the best hit: the rest of its strip is skipped,
+/// and the walk ends at the first strip that starts beyond it.
 ///
-/// Each strip's `t` interval comes from its slab (widened by `rounding`,
-/// per axis); the second-axis cells of the strip are those the ray's
-/// coordinate spans over that interval, widened by [`slack`] of it plus
-/// `span_slack` (the rounding of the coordinates themselves, in cells), so
-/// the walk is conservative (Amanatides & Woo's
-/// DDA visits the same cells, but its incremental `t` can drift past one).
+/// Amanatides & Woo step to whichever grid line comes first, advancing the
+/// next line's `t` by a per-ray increment: the sum drifts, and at a corner
+/// or along a grid line rounding picks one neighbour where the ray may
+/// touch both. Here each line's crossing time is computed afresh from the
+/// ray (once: a cell's exit line is its successor's entry line) and widened
+/// by `rounding` (per axis, a bound on its error), and a strip's cells are
+/// those the ray's second coordinate spans over the strip's interval,
+/// widened by [`slack`] of it plus `span_slack` (the rounding of the
+/// coordinates themselves, in cells). A cell the ray touches within
+/// rounding of its boundary, at a corner or along a line, is therefore
+/// visited; one the slack adds costs only the caller's height test.
 #[allow(clippy::too_many_arguments)]
-#[inline]
-fn walk_grid<N: Real>(
+#[inline(always)]
+fn walk_cells<N: Real>(
     ray: &PlanarRay<N>,
     size: [N; 2],
     inverse_size: [N; 2],
     rounding: [N; 2],
     span_slack: [N; 2],
-    range_a: (usize, usize),
-    range_b: (usize, usize),
+    last: [usize; 2],
     t0: N,
     t1: N,
-    mut visit: impl FnMut(usize, usize, N, N) -> bool,
-) -> bool {
+    cells: &mut CellTest<'_, N>,
+) {
     let eps = slack::<N>();
-    let at = |axis: usize, t: N| (ray.origin[axis] + ray.dir[axis] * t) * inverse_size[axis];
-    let span = |axis: usize, ta: N, tb: N, range: (usize, usize)| {
-        let (u, v) = (at(axis, ta), at(axis, tb));
-        let (lo, hi) = if u <= v { (u, v) } else { (v, u) };
-        (
-            floor_clamped(lo - eps * lo.abs() - span_slack[axis], range.0, range.1),
-            floor_clamped(hi + eps * hi.abs() + span_slack[axis], range.0, range.1),
-        )
+    let zero = N::zero();
+    // The cells `first..=last` of `axis` (in the order of travel) that the
+    // ray's coordinate spans over `[ta, tb]`, widened by the slack.
+    let span = |axis: usize, ta: N, tb: N| {
+        let (o, d) = (ray.origin[axis], ray.dir[axis]);
+        let (u, v) = (
+            (o + d * ta) * inverse_size[axis],
+            (o + d * tb) * inverse_size[axis],
+        );
+        let (lo, hi) = (min_of(u, v), max_of(u, v));
+        let lo = floor_clamped(lo - eps * lo.abs() - span_slack[axis], last[axis]);
+        let hi = floor_clamped(hi + eps * hi.abs() + span_slack[axis], last[axis]);
+        // `lo <= hi` unless NaN crept in; then the walk is empty.
+        if d >= zero {
+            (lo, hi, hi >= lo)
+        } else {
+            (hi, lo, hi >= lo)
+        }
     };
-    let cell_slab = |axis: usize, k: usize, ta: N, tb: N| {
-        let lo = index_to_real::<N>(k) * size[axis];
-        ray.slab(axis, lo, lo + size[axis], rounding[axis], ta, tb)
+    // The time the ray crosses grid line `k` of `axis` (any value when it
+    // is parallel to the axis: the caller ignores it then).
+    let line_t = |axis: usize, k: usize| {
+        (index_to_real::<N>(k) * size[axis] - ray.origin[axis]) * ray.inverse_dir[axis]
     };
-    let (a_lo, a_hi) = span(0, t0, t1, range_a);
-    let (forward_a, forward_b) = (ray.dir[0] >= N::zero(), ray.dir[1] >= N::zero());
-    // `span` is monotone, so `a_lo <= a_hi`; saturating keeps a NaN-born
-    // inversion from panicking.
-    for step in 0..=a_hi.saturating_sub(a_lo) {
-        let a = if forward_a { a_lo + step } else { a_hi - step };
-        let (ta, tb) = cell_slab(0, a, t0, t1);
-        let (b_lo, b_hi) = span(1, ta, tb, range_b);
-        for step_b in 0..=b_hi.saturating_sub(b_lo) {
-            let b = if forward_b { b_lo + step_b } else { b_hi - step_b };
-            let (te, tx) = cell_slab(1, b, ta, tb);
-            if !visit(a, b, te, tx) {
-                return false;
+    // A cell's interval from the crossings of its entry and exit lines,
+    // widened and clipped to `[ta, tb]`; when rounding leaves it empty (a
+    // cell the slack added, met at one end) its ends are swapped.
+    let clip = |entry: N, exit: N, rounding: N, ta: N, tb: N| {
+        let first = max_of(entry - rounding, ta);
+        let last = min_of(exit + rounding, tb);
+        if first <= last {
+            (first, last)
+        } else {
+            (last, first)
+        }
+    };
+    let moving = [ray.dir[0] != zero, ray.dir[1] != zero];
+    // Moving forward, cell `k` is entered at line `k` and left at line
+    // `k + 1`; backward, entered at `k + 1` and left at `k`.
+    let forward = [ray.dir[0] >= zero, ray.dir[1] >= zero];
+    let exit_line = |axis: usize, k: usize| if forward[axis] { k + 1 } else { k };
+    let next = |axis: usize, k: usize| if forward[axis] { k + 1 } else { k.wrapping_sub(1) };
+    let (a_first, a_last, a_any) = span(0, t0, t1);
+    if !a_any {
+        return;
+    }
+    let mut a = a_first;
+    let mut a_entry = line_t(0, if forward[0] { a } else { a + 1 });
+    loop {
+        let a_exit = line_t(0, exit_line(0, a));
+        let (ta, tb) = if moving[0] {
+            clip(a_entry, a_exit, rounding[0], t0, t1)
+        } else {
+            (t0, t1)
+        };
+        // Strips come in order of their start (all start at `t0` when the
+        // ray is parallel to them, so one cell beyond the best hit does
+        // not end the walk).
+        if ta > cells.best_t {
+            return;
+        }
+        let (b_first, b_last, b_any) = span(1, ta, tb);
+        if b_any {
+            let mut b = b_first;
+            let mut b_entry = line_t(1, if forward[1] { b } else { b + 1 });
+            loop {
+                let b_exit = line_t(1, exit_line(1, b));
+                let (te, tx) = if moving[1] {
+                    clip(b_entry, b_exit, rounding[1], ta, tb)
+                } else {
+                    (ta, tb)
+                };
+                // Within a strip the cells come in order of `t`: once one
+                // starts beyond the best hit, so do the rest of the strip.
+                if !cells.visit(a, b, te, tx) || b == b_last {
+                    break;
+                }
+                b = next(1, b);
+                b_entry = b_exit;
+            }
+        }
+        if a == a_last {
+            return;
+        }
+        a = next(0, a);
+        a_entry = a_exit;
+    }
+}
+
+/// [`walk_cells`] for a ray that is not nearly parallel to either grid
+/// axis, as a plain 2D DDA (Amanatides & Woo 1987): from cell `start`, step
+/// to whichever grid line the ray crosses next. Each crossing time is
+/// computed afresh from the line's index (no accumulated increments) and
+/// is known to `rounding` (per axis); the caller guarantees that the
+/// rounding windows of two successive lines of an axis cannot overlap
+/// (`4 (r_x + r_z)` is less than either axis' time per cell), so at most two
+/// columns and two rows are within rounding of the ray at any time. When
+/// the x and z windows overlap (the ray passes within rounding of a
+/// corner), both neighbours are visited before the diagonal cell, so the
+/// cells visited are those of [`walk_cells`]: every cell whose exact
+/// interval meets `[t0, t1]`, each with an interval holding that one.
+///
+/// `start` must be the cell holding the ray at `t0`, moved back (against
+/// the direction of travel) across a grid line within rounding, so that a
+/// line crossed within rounding of `t0` is crossed by the walk.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn walk_cells_dda<N: Real>(
+    ray: &PlanarRay<N>,
+    size: [N; 2],
+    rounding: [N; 2],
+    start: [usize; 2],
+    last: [usize; 2],
+    t0: N,
+    t1: N,
+    cells: &mut CellTest<'_, N>,
+) {
+    let mut visit = |a, b, te, tx| cells.visit(a, b, te, tx);
+    let forward = [ray.dir[0] > N::zero(), ray.dir[1] > N::zero()];
+    // When the ray crosses the line it leaves cell `k` of `axis` by.
+    let exit_crossing = |axis: usize, k: usize| {
+        let line = if forward[axis] { k + 1 } else { k };
+        (index_to_real::<N>(line) * size[axis] - ray.origin[axis]) * ray.inverse_dir[axis]
+    };
+    // The next cell along `axis` (`None` past the grid).
+    let next = |axis: usize, k: usize| {
+        if forward[axis] {
+            (k < last[axis]).then_some(k + 1)
+        } else {
+            k.checked_sub(1)
+        }
+    };
+    // `[te, tx]` clipped to `[t0, t1]`, ends swapped when that empties it
+    // (a cell met within rounding at one end of the interval).
+    let clip = |te: N, tx: N| {
+        let (te, tx) = (max_of(te, t0), min_of(tx, t1));
+        if te <= tx { (te, tx) } else { (tx, te) }
+    };
+    let [round_x, round_z] = rounding;
+    let [mut i, mut j] = start;
+    let (mut exit_x, mut exit_z) = (exit_crossing(0, i), exit_crossing(1, j));
+    let mut t_enter = t0;
+    loop {
+        let (te, tx) = clip(t_enter, min_of(exit_x + round_x, exit_z + round_z));
+        if !visit(i, j, te, tx) {
+            return;
+        }
+        let (enter_x, enter_z) = (exit_x - round_x, exit_z - round_z);
+        let gap = exit_x - exit_z;
+        if gap.abs() <= round_x + round_z {
+            // Within rounding of the corner: the two cells beside it
+            // (those that start before `t1`), then the diagonal one.
+            if min_of(enter_x, enter_z) > t1 {
+                return;
+            }
+            match (next(0, i), next(1, j)) {
+                (Some(next_i), Some(next_j)) => {
+                    // The side cell entered first goes first: when it starts
+                    // beyond the best hit, so do the other and the diagonal.
+                    let side_x = (next_i, j, enter_x, exit_z + round_z);
+                    let side_z = (i, next_j, enter_z, exit_x + round_x);
+                    let sides = if enter_x <= enter_z {
+                        [side_x, side_z]
+                    } else {
+                        [side_z, side_x]
+                    };
+                    for (a, b, enter, exit) in sides {
+                        if enter <= t1 {
+                            let (te, tx) = clip(enter, exit);
+                            if !visit(a, b, te, tx) {
+                                return;
+                            }
+                        }
+                    }
+                    t_enter = max_of(enter_x, enter_z);
+                    if t_enter > t1 {
+                        return;
+                    }
+                    (i, j) = (next_i, next_j);
+                    (exit_x, exit_z) = (exit_crossing(0, i), exit_crossing(1, j));
+                }
+                (Some(next_i), None) if enter_x <= t1 => {
+                    (i, t_enter) = (next_i, enter_x);
+                    exit_x = exit_crossing(0, i);
+                }
+                (None, Some(next_j)) if enter_z <= t1 => {
+                    (j, t_enter) = (next_j, enter_z);
+                    exit_z = exit_crossing(1, j);
+                }
+                _ => return,
+            }
+        } else if gap < N::zero() {
+            match next(0, i) {
+                Some(next_i) if enter_x <= t1 => {
+                    (i, t_enter) = (next_i, enter_x);
+                    exit_x = exit_crossing(0, i);
+                }
+                _ => return,
+            }
+        } else {
+            match next(1, j) {
+                Some(next_j) if enter_z <= t1 => {
+                    (j, t_enter) = (next_j, enter_z);
+                    exit_z = exit_crossing(1, j);
+                }
+                _ => return,
             }
         }
     }
-    true
 }
 
 /// The ray in the terrain's frame relative to its origin, x and z in cell
@@ -302,26 +452,39 @@ impl<N: Real> HeightField<N> {
         if !ray.is_finite() || crate::heightfield::is_nan(max_t) || max_t < N::zero() {
             return None;
         }
-        let extent = self.local_extent();
-        let (t0, t1) = extent.ray_interval(ray, max_t)?;
-        // Widened so that the interval holds the exact one (the plane test
-        // needs the ray's ends over every cell).
-        let mut rounding = N::zero();
-        for axis in 0..3 {
-            if ray.dir[axis] != N::zero() {
-                let coordinate = extent.mins[axis].abs().max(extent.maxs[axis].abs());
-                rounding += (coordinate + ray.origin[axis].abs()) / ray.dir[axis].abs();
-            }
-        }
-        let rounding = slack::<N>() * rounding;
-        let (t0, t1) = ((t0 - rounding).max(N::zero()), (t1 + rounding).min(max_t));
         let eps = slack::<N>();
         let one = N::one();
+        // The part of `[0, max_t]` inside the terrain's box (slab test,
+        // Williams et al. 2005), each slab widened by a bound on the rounding
+        // of its crossing times so that the interval holds the exact one
+        // (the height and plane tests need the ray's ends over every cell).
+        let extent = self.local_extent();
+        let inverse_dir = ray.dir.map(|d| one / d);
+        let (mut t0, mut t1) = (N::zero(), max_t);
+        for axis in 0..3 {
+            let (o, lo, hi) = (ray.origin[axis], extent.mins[axis], extent.maxs[axis]);
+            if ray.dir[axis] == N::zero() {
+                if o < lo || o > hi {
+                    return None;
+                }
+                continue;
+            }
+            let inverse = inverse_dir[axis];
+            let (a, b) = ((lo - o) * inverse, (hi - o) * inverse);
+            let (enter, exit) = if inverse >= N::zero() { (a, b) } else { (b, a) };
+            let widen = eps * (max_of(lo.abs(), hi.abs()) + o.abs()) * inverse.abs();
+            t0 = max_of(t0, enter - widen);
+            t1 = min_of(t1, exit + widen);
+        }
+        if t0 > t1 || crate::heightfield::is_nan(t0 - t1) {
+            return None;
+        }
         let rel_y = ray.origin.y - self.origin.y;
-        let planar = PlanarRay::new(
-            [ray.origin.x - self.origin.x, ray.origin.z - self.origin.z],
-            [ray.dir.x, ray.dir.z],
-        );
+        let planar = PlanarRay {
+            origin: [ray.origin.x - self.origin.x, ray.origin.z - self.origin.z],
+            dir: [ray.dir.x, ray.dir.z],
+            inverse_dir: [inverse_dir.x, inverse_dir.z],
+        };
         let inverse_cell = [one / self.cell_size[0], one / self.cell_size[1]];
         let cell_ray = CellRay {
             y: rel_y,
@@ -334,120 +497,163 @@ impl<N: Real> HeightField<N> {
             offset_u: (ray.origin.x.abs() + self.origin.x.abs()) * inverse_cell[0],
             offset_v: (ray.origin.z.abs() + self.origin.z.abs()) * inverse_cell[1],
         };
-        let last_cell = (self.rows - 2, self.cols - 2);
-        let block = index_to_real::<N>(BLOCK);
-        let block_size = [self.cell_size[0] * block, self.cell_size[1] * block];
-        let inverse_block = [inverse_cell[0] / block, inverse_cell[1] / block];
-        // Whether the ray's height over [te, tx] ⊂ [t0, t1] (relative to
-        // origin.y) can meet the range [low, high]; widened for the rounding
-        // of t and of the heights, bounded once for the whole interval (the
-        // height is monotone in t, so its ends bound it).
-        let (y0, y1) = (rel_y + ray.dir.y * t0, rel_y + ray.dir.y * t1);
         let reach = max_of(t0.abs(), t1.abs());
-        let widen =
-            eps * ((reach + reach + one) * ray.dir.y.abs() + y0.abs() + y1.abs() + cell_ray.offset_y + one);
-        let rising = ray.dir.y >= N::zero();
-        let may_meet = |te: N, tx: N, low: N, high: N| {
-            let (ya, yb) = (rel_y + ray.dir.y * te, rel_y + ray.dir.y * tx);
-            let (y_low, y_high) = if rising { (ya, yb) } else { (yb, ya) };
-            y_low - widen <= high && y_high + widen >= low
-        };
-        let mut best: Option<RayHit<N>> = None;
-        let mut best_t = max_t;
-        let blocks = (self.blocks.blocks_i - 1, self.blocks.blocks_j - 1);
-        // Every grid line of either level lies within `grid_reach` of the
-        // corner; the relative coordinates carry the rounding of absolute
-        // ones as large as `offset`.
+        // Every grid line lies within `grid_reach` of the corner; the
+        // relative coordinates carry the rounding of absolute ones as large
+        // as `offset`.
         let offset = [
             cell_ray.offset_u * self.cell_size[0],
             cell_ray.offset_v * self.cell_size[1],
         ];
-        let grid_reach = [0, 1].map(|axis| {
-            let lines = [self.blocks.blocks_i, self.blocks.blocks_j][axis] * BLOCK;
-            index_to_real::<N>(lines) * self.cell_size[axis]
-        });
+        let last = [self.rows - 2, self.cols - 2];
+        let grid_reach = [
+            index_to_real::<N>(last[0] + 1) * self.cell_size[0],
+            index_to_real::<N>(last[1] + 1) * self.cell_size[1],
+        ];
         let rounding = [0, 1].map(|axis| planar.crossing_rounding(axis, grid_reach[axis], offset[axis]));
-        let span_slack = |size: [N; 2]| {
-            [0, 1].map(|axis| {
-                let extent = offset[axis] + planar.origin[axis].abs() + planar.dir[axis].abs() * reach;
-                eps * (one + extent / size[axis])
-            })
+        let cell_slack = [0, 1].map(|axis| {
+            let extent = offset[axis] + planar.origin[axis].abs() + planar.dir[axis].abs() * reach;
+            eps * (one + extent / self.cell_size[axis])
+        });
+        // The ray's height over [t0, t1] is monotone in t, so its ends
+        // bound it: the widening of the height test is bounded once.
+        let (y0, y1) = (rel_y + ray.dir.y * t0, rel_y + ray.dir.y * t1);
+        let widen =
+            eps * ((reach + reach + one) * ray.dir.y.abs() + y0.abs() + y1.abs() + cell_ray.offset_y + one);
+        let mut cells = CellTest {
+            field: self,
+            ray,
+            cell_ray,
+            widen,
+            best: None,
+            best_t: max_t,
         };
-        let (block_slack, cell_slack) = (span_slack(block_size), span_slack(self.cell_size));
-        walk_grid(
-            &planar,
-            block_size,
-            inverse_block,
-            rounding,
-            block_slack,
-            (0, blocks.0),
-            (0, blocks.1),
-            t0,
-            t1,
-            |bi, bj, te, tx| {
-                if te > best_t {
-                    return false;
-                }
-                let [low, high] = self.blocks.range(bi, bj);
-                if !may_meet(te, tx, low, high) {
-                    return true;
-                }
-                let cells_a = (bi * BLOCK, (bi * BLOCK + BLOCK - 1).min(last_cell.0));
-                let cells_b = (bj * BLOCK, (bj * BLOCK + BLOCK - 1).min(last_cell.1));
-                walk_grid(
-                    &planar,
-                    self.cell_size,
-                    inverse_cell,
-                    rounding,
-                    cell_slack,
-                    cells_a,
-                    cells_b,
-                    te.max(t0),
-                    tx.min(t1),
-                    |i, j, cell_te, cell_tx| {
-                        if cell_te > best_t {
-                            return false;
-                        }
-                        let cell = self.cell_index(i, j);
-                        if self.is_hole(cell) {
-                            return true;
-                        }
-                        let corners = self.corner_heights(i, j);
-                        let (low, high) = height_range(corners);
-                        if !may_meet(cell_te, cell_tx, low, high) {
-                            return true;
-                        }
-                        let candidates = cell_ray.may_cross_triangles(
-                            i,
-                            j,
-                            corners,
-                            self.is_flipped(cell),
-                            cell_te,
-                            cell_tx,
-                        );
-                        for (half, _) in candidates.iter().enumerate().filter(|(_, keep)| **keep) {
-                            let t = self.cell_triangle(i, j, half);
-                            if let Some(hit) =
-                                ray_cast_triangle_filtered(ray, &t.a, &t.b, &t.c, best_t).into_hit()
-                            {
-                                let from_below = hit.feature == FeatureId::Face(1);
-                                let closer = best.is_none_or(|b| hit.t < b.t);
-                                if closer {
-                                    best_t = hit.t;
-                                    best = Some(RayHit {
-                                        t: hit.t,
-                                        normal: if from_below { -hit.normal } else { hit.normal },
-                                        feature: FeatureId::Face(self.triangle_id(i, j, half).0),
-                                    });
-                                }
-                            }
-                        }
-                        true
-                    },
-                )
-            },
+        // The DDA needs each axis' crossing windows shorter than a quarter
+        // of a cell's time across either axis; rays nearly parallel to an
+        // axis (or far terrains with tiny cells) take the strip walk.
+        let four: N = nalgebra::convert(4.0);
+        let time_per_cell = [0, 1].map(|axis| self.cell_size[axis] * planar.inverse_dir[axis].abs());
+        let windows = four * (rounding[0] + rounding[1]);
+        let oblique = planar.dir[0] != N::zero() && planar.dir[1] != N::zero();
+        if oblique && windows < time_per_cell[0] && windows < time_per_cell[1] {
+            // The cell at `t0`, moved back across a line within the slack.
+            let start = [0, 1].map(|axis| {
+                let at = (planar.origin[axis] + planar.dir[axis] * t0) * inverse_cell[axis];
+                let back = (eps * at.abs() + cell_slack[axis]) * nalgebra::convert::<f64, N>(2.0);
+                let back = if planar.dir[axis] > N::zero() { -back } else { back };
+                floor_clamped(at + back, last[axis])
+            });
+            walk_cells_dda(&planar, self.cell_size, rounding, start, last, t0, t1, &mut cells);
+        } else {
+            walk_cells(
+                &planar,
+                self.cell_size,
+                inverse_cell,
+                rounding,
+                cell_slack,
+                last,
+                t0,
+                t1,
+                &mut cells,
+            );
+        }
+        cells.best
+    }
+}
+
+/// What the walk does with each cell: the cheap height test inline, the
+/// triangle tests (rarely reached) out of line; it holds the best hit.
+struct CellTest<'a, N: Real> {
+    field: &'a HeightField<N>,
+    ray: &'a Ray<N>,
+    cell_ray: CellRay<N>,
+    /// Widening of the height test: a bound on the rounding of the ray's
+    /// height and of `t` over the walk's interval.
+    widen: N,
+    best: Option<RayHit<N>>,
+    best_t: N,
+}
+
+impl<N: Real> CellTest<'_, N> {
+    /// Tests cell `(i, j)` over `[cell_te, cell_tx]` (an interval holding
+    /// the ray's exact one over the cell); `false` once the cell starts
+    /// beyond the best hit, which ends the walk.
+    #[inline(always)]
+    fn visit(&mut self, i: usize, j: usize, cell_te: N, cell_tx: N) -> bool {
+        if cell_te > self.best_t {
+            return false;
+        }
+        let cols = self.field.cols;
+        let row = i * cols + j;
+        let heights = &self.field.heights;
+        let (near, far) = (&heights[row..row + 2], &heights[row + cols..row + cols + 2]);
+        let corners = [near[0], far[0], near[1], far[1]];
+        let (low, high) = height_range(corners);
+        // The ray's height over the cell lies between its values at the
+        // interval's ends; the cell is skipped when that range misses the
+        // corners' (the triangles lie within it).
+        let cell_ray = &self.cell_ray;
+        let (ya, yb) = (
+            cell_ray.y + cell_ray.dy * cell_te,
+            cell_ray.y + cell_ray.dy * cell_tx,
         );
-        best
+        if min_of(ya, yb) - self.widen <= high && max_of(ya, yb) + self.widen >= low {
+            self.cast_triangles(i, j, corners, cell_te, cell_tx);
+        }
+        true
+    }
+
+    /// The triangles of cell `(i, j)` (corner heights `corners`, relative to
+    /// `origin.y`) that the ray may cross over `[cell_te, cell_tx]`, tested
+    /// with the filtered kernel; a closer hit replaces the best. Holes are
+    /// skipped here: the height test comes first, and most cells fail it.
+    #[inline(never)]
+    fn cast_triangles(&mut self, i: usize, j: usize, corners: [N; 4], cell_te: N, cell_tx: N) {
+        let field = self.field;
+        let cell = field.cell_index(i, j);
+        if field.is_hole(cell) {
+            return;
+        }
+        let flipped = field.is_flipped(cell);
+        let candidates = self
+            .cell_ray
+            .may_cross_triangles(i, j, corners, flipped, cell_te, cell_tx);
+        // The corners as `HeightField::cell_triangle` builds them (the same
+        // expressions, so the same bits), from the heights at hand.
+        let (x0, x1) = (field.sample_x(i), field.sample_x(i + 1));
+        let (z0, z1) = (field.sample_z(j), field.sample_z(j + 1));
+        let y = |h: N| field.origin.y + h;
+        let [h00, h10, h01, h11] = corners;
+        let (p00, p10, p01, p11) = (
+            Point3::new(x0, y(h00), z0),
+            Point3::new(x1, y(h10), z0),
+            Point3::new(x0, y(h01), z1),
+            Point3::new(x1, y(h11), z1),
+        );
+        for (half, _) in candidates.iter().enumerate().filter(|(_, keep)| **keep) {
+            // The vertex order of `HeightField::triangle_samples`.
+            let [a, b, c] = match (flipped, half) {
+                (false, 0) => [p00, p11, p10],
+                (false, _) => [p00, p01, p11],
+                (true, 0) => [p00, p01, p10],
+                (true, _) => [p10, p01, p11],
+            };
+            debug_assert!({
+                let t = field.cell_triangle(i, j, half);
+                (t.a, t.b, t.c) == (a, b, c)
+            });
+            if let Some(hit) = ray_cast_triangle_filtered(self.ray, &a, &b, &c, self.best_t).into_hit() {
+                let from_below = hit.feature == FeatureId::Face(1);
+                if self.best.is_none_or(|b| hit.t < b.t) {
+                    self.best_t = hit.t;
+                    self.best = Some(RayHit {
+                        t: hit.t,
+                        normal: if from_below { -hit.normal } else { hit.normal },
+                        feature: FeatureId::Face(field.triangle_id(i, j, half).0),
+                    });
+                }
+            }
+        }
     }
 }
 
@@ -670,6 +876,209 @@ mod tests {
     #[test]
     fn hard_rays_match_brute_force_in_f64() {
         hard_rays_match_brute_force::<f64>(43, 1e-12);
+    }
+
+    /// `field` with its origin moved by `shift` and, when `cell_size` is
+    /// given, its cells resized (same heights, holes and flips), in `N`.
+    fn moved_field<N: Real>(
+        field: &HeightField<f64>,
+        shift: Vector3<f64>,
+        cell_size: Option<[f64; 2]>,
+    ) -> HeightField<N> {
+        let convert = |x: f64| nalgebra::convert::<f64, N>(x);
+        let size = cell_size.unwrap_or(field.cell_size());
+        let mut desc = crate::HeightFieldDesc::new(
+            (field.origin() + shift).map(convert),
+            size.map(convert),
+            field.rows(),
+            field.cols(),
+            field.heights().iter().map(|&h| convert(h)).collect(),
+        );
+        let cells = field.cell_count();
+        desc.flipped_cells = (0..cells).filter(|&c| field.is_flipped(c)).collect();
+        desc.hole_cells = (0..cells).filter(|&c| field.is_hole(c)).collect();
+        HeightField::try_from_desc(desc).unwrap()
+    }
+
+    /// The walk's answer against the brute force's: same hit or miss, the
+    /// same `t` within `tolerance` (relative) but for ties between
+    /// triangles. Returns whether it hit.
+    fn check_against_brute_force<N: Real>(
+        field: &HeightField<N>,
+        ray: &Ray<N>,
+        tolerance: f64,
+        what: &str,
+    ) -> bool {
+        let expected = brute_force_t(field, ray, N::max_value().unwrap());
+        let got = field.ray_cast_surface(ray, N::max_value().unwrap()).map(|h| h.t);
+        match (expected, got) {
+            (None, None) => false,
+            (Some(e), Some(g)) => {
+                let (e, g): (f64, f64) = (e.to_subset().unwrap(), g.to_subset().unwrap());
+                assert!(
+                    (e - g).abs() <= tolerance * (1.0 + e.abs()),
+                    "{what}: {ray:?}: {g} vs {e}"
+                );
+                true
+            }
+            (e, g) => panic!("{what}: {ray:?}: brute {e:?} vs {g:?}"),
+        }
+    }
+
+    /// Rays at the grid walk's weak spots, on random terrains (holes and
+    /// flips) whose grid lines are exact in every other round (integer
+    /// origin, power-of-two cells) and which lie 10⁴–10⁵ from the origin in
+    /// every third: exactly along x and z grid lines (and off them by a
+    /// hair), through a row of cell corners (one step of the DDA ties at
+    /// every corner), vertical on corners from above and below, level
+    /// through the height band, and from inside the band below the surface.
+    fn grid_rays_match_brute_force<N: Real>(seed: u64, tolerance: f64) {
+        let mut rng = TestRng::new(seed);
+        let (mut hits, mut total) = (0, 0);
+        for round in 0..48 {
+            let base = random_field(&mut rng, 3 + round % 17, 3 + (round * 7) % 13);
+            let exact = round % 2 == 0;
+            let shift = if round % 3 == 2 {
+                let far = [1e4, 3e4, 1e5][round % 9 / 3];
+                Vector3::new(far, 0.0, -far)
+            } else {
+                Vector3::zeros()
+            };
+            let (shift, cell_size) = if exact {
+                let origin = base.origin();
+                let snap = Vector3::new(origin.x.round() - origin.x, 0.0, origin.z.round() - origin.z);
+                (shift + snap, Some([[1.0, 0.5], [0.25, 2.0]][round % 4 / 2]))
+            } else {
+                (shift, None)
+            };
+            // The terrain in f64 (for the rays) and in `N` (for the test),
+            // with the same vertices.
+            let field: HeightField<N> = moved_field(&base, shift, cell_size);
+            let convert_back = |x: N| -> f64 { x.to_subset().unwrap() };
+            let field64: HeightField<f64> = moved_field(
+                &base,
+                field.origin().map(convert_back) - base.origin(),
+                Some(field.cell_size().map(convert_back)),
+            );
+            let extent = field64.local_extent();
+            let (low, high) = (extent.mins.y, extent.maxs.y);
+            let [dx, dz] = field64.cell_size();
+            for _ in 0..120 {
+                let (i, j) = (rng.below(field.rows()), rng.below(field.cols()));
+                let corner = field64.sample_point(i, j);
+                let inside = rng.point_in(&extent);
+                let in_band = rng.range(low, high);
+                let hair = [0.0, 1e-12, -1e-9, 1e-6][rng.below(4)];
+                let (origin, dir, what) = match rng.below(7) {
+                    0 => (
+                        Point3::new(corner.x, in_band, inside.z),
+                        Vector3::new(hair, rng.range(-0.3, 0.3), [1.0, -1.0][rng.below(2)]),
+                        "along an x grid line",
+                    ),
+                    1 => (
+                        Point3::new(inside.x, in_band, corner.z),
+                        Vector3::new([1.0, -1.0][rng.below(2)], rng.range(-0.3, 0.3), hair),
+                        "along a z grid line",
+                    ),
+                    2 => {
+                        // Through a row of corners: steps of whole cells.
+                        let (a, b) = (
+                            [1.0, 2.0, -1.0, -3.0][rng.below(4)],
+                            [1.0, -1.0, 2.0][rng.below(3)],
+                        );
+                        let dir = Vector3::new(a * dx, rng.range(-0.5, 0.2), b * dz);
+                        let back = rng.below(4) as f64;
+                        (
+                            Point3::new(corner.x, in_band, corner.z) - dir * back,
+                            dir,
+                            "through corners",
+                        )
+                    }
+                    3 => (
+                        Point3::new(corner.x + hair, high + 1.0, corner.z),
+                        -Vector3::y(),
+                        "vertical on a corner",
+                    ),
+                    4 => (
+                        Point3::new(corner.x, low - 1.0, corner.z - hair),
+                        Vector3::y(),
+                        "vertical on a corner from below",
+                    ),
+                    5 => {
+                        let angle = rng.range(0.0, std::f64::consts::TAU);
+                        let dir =
+                            Vector3::new(angle.cos(), [0.0, 1e-7, -1e-4, 1e-3][rng.below(4)], angle.sin());
+                        (inside - dir * 30.0, dir, "level through the band")
+                    }
+                    _ => {
+                        let below = field64
+                            .surface_y_at(inside.x, inside.z)
+                            .map_or(inside.y, |y| y - 0.05);
+                        (
+                            Point3::new(inside.x, below, inside.z),
+                            rng_dir(&mut rng),
+                            "from below the surface",
+                        )
+                    }
+                };
+                let convert = |x: f64| nalgebra::convert::<f64, N>(x);
+                let ray = Ray::new(origin.map(convert), dir.map(convert));
+                hits += usize::from(check_against_brute_force(&field, &ray, tolerance, what));
+                total += 1;
+            }
+        }
+        assert!(hits > total / 4, "{hits} of {total}");
+    }
+
+    #[test]
+    fn grid_rays_match_brute_force_in_f32() {
+        grid_rays_match_brute_force::<f32>(51, 1e-5);
+    }
+
+    #[test]
+    fn grid_rays_match_brute_force_in_f64() {
+        grid_rays_match_brute_force::<f64>(53, 1e-12);
+    }
+
+    /// Nearly level rays inside the height band of a large, gently rolling
+    /// terrain cross hundreds of cells (the DDA's crossing times computed
+    /// afresh must not drift), in both precisions, near and far from the
+    /// origin.
+    fn long_level_rays_match_brute_force<N: Real>(seed: u64, tolerance: f64) {
+        let mut rng = TestRng::new(seed);
+        let rows = 181;
+        let heights: Vec<f64> = (0..rows * rows)
+            .map(|k| {
+                let (x, z) = ((k / rows) as f64, (k % rows) as f64);
+                0.4 * (0.05 * x).sin() * (0.07 * z).cos() + 0.05 * rng.range(-1.0, 1.0)
+            })
+            .collect();
+        let base = HeightField::new(Point3::new(-90.0, 0.0, -90.0), [1.0, 1.0], rows, rows, heights);
+        let mut hits = 0;
+        for shift in [Vector3::zeros(), Vector3::new(2.0e4, 10.0, -5.0e4)] {
+            let field: HeightField<N> = moved_field(&base, shift, None);
+            for _ in 0..20 {
+                let angle = rng.range(0.0, std::f64::consts::TAU);
+                let slope = [0.0, 1e-4, -1e-3, -3e-3, 2e-3][rng.below(5)];
+                let dir = Vector3::new(angle.cos(), slope, angle.sin());
+                let start =
+                    Point3::new(-95.0 * angle.cos(), rng.range(-0.4, 0.4), -95.0 * angle.sin()) + shift;
+                let convert = |x: f64| nalgebra::convert::<f64, N>(x);
+                let ray = Ray::new(start.map(convert), dir.map(convert));
+                hits += usize::from(check_against_brute_force(&field, &ray, tolerance, "level"));
+            }
+        }
+        assert!(hits > 10, "{hits} of 40");
+    }
+
+    #[test]
+    fn long_level_rays_match_brute_force_in_f32() {
+        long_level_rays_match_brute_force::<f32>(61, 1e-5);
+    }
+
+    #[test]
+    fn long_level_rays_match_brute_force_in_f64() {
+        long_level_rays_match_brute_force::<f64>(63, 1e-12);
     }
 
     #[test]

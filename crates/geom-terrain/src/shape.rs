@@ -1,8 +1,9 @@
 //! The [`Shape`] implementation: ray casts, closest points and the box.
 
 use geom_core::distance::closest_point_on_triangle;
-use geom_core::{Aabb, PointProjection, Ray, RayHit, Real, Shape, ShapeKind};
-use nalgebra::{Point3, Vector3};
+use geom_core::shape::ray_cast_posed;
+use geom_core::{Aabb, PointProjection, Ray, RayHit, Real, Shape, ShapeKind, all_finite};
+use nalgebra::{Isometry3, Point3, Vector3};
 
 use crate::heightfield::HeightField;
 
@@ -123,6 +124,24 @@ impl<N: Real> Shape<N> for HeightField<N> {
             });
         }
         self.ray_cast_surface(ray, max_t)
+    }
+
+    /// [`Shape::ray_cast`], with a shortcut for the identity pose (a
+    /// terrain is most often placed in the world as it is): the ray is cast
+    /// as given, and the default method's answer for that pose (`t_start`
+    /// zero, the same cut at `max_t`, the normal unrotated) is reproduced
+    /// bit for bit without building the pose matrix or restarting the ray.
+    fn ray_cast(&self, pose: &Isometry3<N>, ray: &Ray<N>, max_t: N, solid: bool) -> Option<RayHit<N>> {
+        let identity = pose.translation.vector == Vector3::zeros()
+            && pose.rotation.quaternion().imag() == Vector3::zeros();
+        if !identity {
+            return ray_cast_posed(self, pose, ray, max_t, solid);
+        }
+        let hit = self.ray_cast_local(ray, max_t, solid)?;
+        // As `translated_hit_to_world` does with `t_start = 0`.
+        let t = N::zero() + hit.t;
+        let finite = t.is_finite() && all_finite(&hit.normal);
+        (finite && t <= max_t).then_some(RayHit { t, ..hit })
     }
 
     fn closest_point_local(&self, point: &Point3<N>, solid: bool) -> Option<PointProjection<N>> {
