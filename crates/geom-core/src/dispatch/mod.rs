@@ -225,11 +225,20 @@ impl<N: Real> fmt::Debug for DispatchTable<N> {
     }
 }
 
-/// The concrete shape behind `shape`, or `Unsupported` when a shape reports
-/// a kind that is not its own type's.
-fn downcast<N: Real, S: Shape<N>>(shape: &dyn Shape<N>, a: ShapeKind, b: ShapeKind) -> Result<&S, GeomError> {
-    let any: &dyn Any = shape;
-    any.downcast_ref::<S>().ok_or(GeomError::Unsupported { a, b })
+/// The concrete shapes behind `a` and `b`, or `Unsupported` when a shape
+/// reports a kind that is not its own type's.
+fn downcast_pair<'s, N: Real, A: Shape<N>, B: Shape<N>>(
+    a: &'s dyn Shape<N>,
+    b: &'s dyn Shape<N>,
+) -> Result<(&'s A, &'s B), GeomError> {
+    let (any_a, any_b): (&dyn Any, &dyn Any) = (a, b);
+    match (any_a.downcast_ref::<A>(), any_b.downcast_ref::<B>()) {
+        (Some(a), Some(b)) => Ok((a, b)),
+        _ => Err(GeomError::Unsupported {
+            a: a.kind(),
+            b: b.kind(),
+        }),
+    }
 }
 
 fn check_pose<N: Real>(pose: &Isometry3<N>, input: &'static str) -> Result<(), GeomError> {
@@ -282,15 +291,8 @@ impl<N: Real> DispatchTable<N> {
         F: Fn(&A, &Isometry3<N>, &B, &Isometry3<N>, N, &mut ContactManifolds<N>) + Send + Sync + 'static,
     {
         self.register_contact_dyn(kind_a, kind_b, move |a, pose_a, b, pose_b, margin, out| {
-            let (ka, kb) = (a.kind(), b.kind());
-            routine(
-                downcast(a, ka, kb)?,
-                pose_a,
-                downcast(b, ka, kb)?,
-                pose_b,
-                margin,
-                out,
-            );
+            let (a, b) = downcast_pair::<N, A, B>(a, b)?;
+            routine(a, pose_a, b, pose_b, margin, out);
             Ok(())
         });
     }
@@ -325,14 +327,8 @@ impl<N: Real> DispatchTable<N> {
         F: Fn(&A, &Isometry3<N>, &B, &Isometry3<N>, N) -> ClosestPoints<N> + Send + Sync + 'static,
     {
         self.register_closest_points_dyn(kind_a, kind_b, move |a, pose_a, b, pose_b, max_distance| {
-            let (ka, kb) = (a.kind(), b.kind());
-            Ok(routine(
-                downcast(a, ka, kb)?,
-                pose_a,
-                downcast(b, ka, kb)?,
-                pose_b,
-                max_distance,
-            ))
+            let (a, b) = downcast_pair::<N, A, B>(a, b)?;
+            Ok(routine(a, pose_a, b, pose_b, max_distance))
         });
     }
 

@@ -58,7 +58,7 @@ pub use round::{
 };
 pub use triangle::{contact_capsule_triangle, contact_cuboid_triangle, contact_sphere_triangle};
 
-use geom_core::{ContactManifolds, DispatchTable, Real, ShapeKind};
+use geom_core::{ContactManifolds, DispatchTable, Real, ShapeKind, lit};
 use nalgebra::{Isometry3, Translation3, Vector3};
 
 use crate::{Capsule, Cone, Cuboid, Cylinder, Ellipsoid, HalfSpace, Segment, Sphere, Triangle};
@@ -158,10 +158,18 @@ pub(crate) fn perpendicular<N: Real>(axis: &Vector3<N>, fallback: Vector3<N>) ->
     }
 }
 
-/// `v / |v|` when that is a finite unit vector. Scaled by the largest
-/// component first, so tiny (even subnormal) vectors still have a
-/// direction.
+/// `v / |v|` when that is a finite unit vector. When `|v|²` neither
+/// overflows nor comes near the subnormal range (the usual case) it is one
+/// square root and a multiplication; otherwise `v` is first scaled by its
+/// largest component, so tiny (even subnormal) and huge vectors still have
+/// a direction.
 pub(crate) fn try_unit<N: Real>(v: &Vector3<N>) -> Option<Vector3<N>> {
+    let squared = v.norm_squared();
+    // Far above the subnormal range of `f32` (and so of `f64`): a component
+    // whose square underflows is then below 10⁻¹⁰ of the length.
+    if squared > lit::<N>(1e-18) && squared.is_finite() {
+        return Some(v * (N::one() / squared.sqrt()));
+    }
     let largest = v.amax();
     if !(largest > N::zero() && largest.is_finite()) {
         return None;
