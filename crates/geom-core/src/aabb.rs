@@ -17,7 +17,24 @@ pub struct Aabb<N: Real> {
 impl<N: Real> Aabb<N> {
     /// The box spanning `mins ..= maxs` (the caller keeps `mins <= maxs`).
     pub fn new(mins: Point3<N>, maxs: Point3<N>) -> Self {
-        Aabb { mins, maxs }
+        Aabb { mins, maxs }.unbounded_where_nan()
+    }
+
+    /// The box with every NaN bound replaced by the infinite one: where
+    /// rotating a shape near the overflow limit made `∞ − ∞`, the box
+    /// still holds the shape (it spans the whole axis).
+    fn unbounded_where_nan(self) -> Self {
+        let widen = |value: N, unbounded: f64| {
+            if value.partial_cmp(&value).is_none() {
+                nalgebra::convert::<f64, N>(unbounded)
+            } else {
+                value
+            }
+        };
+        Aabb {
+            mins: self.mins.map(|c| widen(c, f64::NEG_INFINITY)),
+            maxs: self.maxs.map(|c| widen(c, f64::INFINITY)),
+        }
     }
 
     /// The box `center ± half_extents`.
@@ -102,7 +119,7 @@ impl<N: Real> Aabb<N> {
         let abs_rotation = rotation.matrix().abs();
         let center = pose * self.center();
         let half = abs_rotation * self.half_extents();
-        Aabb::from_half_extents(center, half)
+        Aabb::from_half_extents(center, half).unbounded_where_nan()
     }
 
     /// [`Aabb::transformed`] for a box reaching infinity (a shape whose

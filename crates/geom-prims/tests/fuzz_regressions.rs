@@ -147,3 +147,62 @@ fn overlap_beyond_the_largest_float_is_refused() {
         .unwrap();
     assert_eq!(out.points().next().unwrap().1.depth, 8e307);
 }
+
+/// Found by `ray_cast` (`f32`): the origin, on a capsule's axis, projected
+/// onto the boundary through the cap (7.875 along −z, still inside) instead
+/// of out through the side: the axial rounding of the projection onto the
+/// axis was taken for the outward direction.
+#[test]
+fn point_on_a_capsule_axis_projects_out_through_the_side() {
+    let capsule = Capsule::from_points(
+        Point3::new(0.0f32, 0.0, -0.12489127),
+        Point3::new(0.0, 0.0, 4.875),
+        7.875,
+    );
+    let projection = capsule
+        .closest_point(&Isometry3::identity(), &Point3::origin(), false)
+        .unwrap();
+    assert!(projection.is_inside);
+    assert!(projection.point.z.abs() < 1e-6, "{projection:?}");
+    assert!(
+        (projection.point.coords.norm() - 7.875).abs() < 1e-5,
+        "{projection:?}"
+    );
+}
+
+/// Found by `ray_cast` (`f32`): a capsule at y = f32::MAX turned by 180°
+/// about x had a box with NaN bounds (the rotation made `∞ − ∞`); such
+/// bounds now span the whole axis.
+#[test]
+fn capsule_at_the_largest_f32_turned_over_has_a_box() {
+    let end = Point3::new(12.5f32, f32::MAX, 12.625);
+    let capsule = Capsule::from_points(end, end, 1.1754944e-38);
+    let pose = Isometry3::from_parts(
+        Translation3::new(0.125, 12.5, 1.1920929e-7),
+        UnitQuaternion::from_quaternion(Quaternion::new(6.194e-42, -1.0, 0.0, 0.0)),
+    );
+    let aabb = capsule.aabb(&pose);
+    assert!(
+        aabb.mins
+            .iter()
+            .chain(aabb.maxs.iter())
+            .all(|c: &f32| !c.is_nan()),
+        "{aabb:?}"
+    );
+}
+
+/// Found by `ray_cast` (`f64`), still open: a hollow sphere exited by a ray
+/// whose `dir` is 4.6e275 long reports the normal `(−0, −0, −0)`: the
+/// sphere kernel squares `|dir|`, which overflows past 1e154.
+#[test]
+#[ignore = "open: ray kernels square |dir|; rescaling dir in ray_to_local is the planned fix"]
+fn sphere_exit_by_an_overflowing_dir_has_a_unit_normal() {
+    let ray = Ray::new(
+        Point3::new(3.22526e-319, 0.0, 0.0),
+        Vector3::new(13.0, 4.6146210573644057e275, 0.0),
+    );
+    let hit = Sphere::new(15.625).ray_cast(&Isometry3::identity(), &ray, 0.0, false);
+    if let Some(hit) = hit {
+        assert!(is_unit(&hit.normal), "{hit:?}");
+    }
+}
