@@ -8,6 +8,10 @@ use std::process::{Command, Output, Stdio};
 use serde_json::{Value, json};
 
 fn geom(arguments: &[&str], stdin: &str) -> Output {
+    geom_bytes(arguments, stdin.as_bytes())
+}
+
+fn geom_bytes(arguments: &[&str], stdin: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_geom"))
         .args(arguments)
         .stdin(Stdio::piped())
@@ -19,7 +23,7 @@ fn geom(arguments: &[&str], stdin: &str) -> Output {
         .stdin
         .take()
         .expect("stdin is piped")
-        .write_all(stdin.as_bytes())
+        .write_all(stdin)
         .expect("stdin accepts the input");
     child.wait_with_output().expect("geom finishes")
 }
@@ -570,4 +574,105 @@ fn sweep_and_slide_lines_through_the_binary() {
             .unwrap()
             .contains("sphere, capsule or ellipsoid")
     );
+}
+
+/// Whatever a line holds, it gets exactly one answer line, in order, with
+/// the error answers numbered by their physical line; the exit status is 1
+/// because some lines failed, and 0 once they are left out.
+#[test]
+fn every_line_gets_one_answer_whatever_it_holds() {
+    let good = format!(
+        r#"{{"id":"good","op":"closest_point","shape":{},"point":[0,0,0]}}"#,
+        sphere()
+    );
+    let huge_string = format!(
+        r#"{{"id":"huge","op":"ray_cast","pad":"{}"}}"#,
+        "x".repeat(1 << 20)
+    );
+    let huge_array = format!(
+        r#"{{"id":"numbers","op":"closest_point","shape":{},"point":[{}0]}}"#,
+        sphere(),
+        "0,".repeat(300_000)
+    );
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    let deep_object = format!(
+        r#"{{"id":"deep","op":{}1{}}}"#,
+        r#"{"a":"#.repeat(10_000),
+        "}".repeat(10_000)
+    );
+    let mut lines: Vec<(Vec<u8>, &str)> = vec![
+        (good.clone().into_bytes(), ""),
+        (b"{not json".to_vec(), "invalid JSON"),
+        (b"{\"id\":1,\"op\":\"ray_cast\"".to_vec(), "invalid JSON"),
+        (b"[1,2,3]".to_vec(), "expected a JSON object"),
+        (b"42".to_vec(), "expected a JSON object"),
+        (b"\"a string\"".to_vec(), "expected a JSON object"),
+        (b"null".to_vec(), "expected a JSON object"),
+        (br#"{"id":2,"op":"teleport"}"#.to_vec(), "unknown op"),
+        (br#"{"id":3,"op":7}"#.to_vec(), "op: expected a string"),
+        (br#"{"id":4,"op":"ray_cast","shape":"sphere"}"#.to_vec(), "shape"),
+        (
+            br#"{"id":5,"op":"ray_cast","shape":{"type":"sphere","center":[0,0,"x"],"radius":1},"ray":{"origin":[0,0,0],"dir":[1,0,0]}}"#.to_vec(),
+            "center",
+        ),
+        (
+            br#"{"id":6,"op":"closest_point","shape":{"type":"sphere","center":[0,0,0],"radius":true},"point":[0,0,0]}"#
+                .to_vec(),
+            "radius",
+        ),
+        (
+            br#"{"id":7,"op":"closest_point","shape":{"type":"sphere","center":[0,0,0],"radius":1e999},"point":[0,0,0]}"#
+                .to_vec(),
+            "number out of range",
+        ),
+        (huge_string.into_bytes(), "unknown field"),
+        (huge_array.into_bytes(), "point"),
+        (deep.into_bytes(), "invalid JSON"),
+        (deep_object.into_bytes(), "invalid JSON"),
+        (b"{\"id\":8,\0\"op\":\"ray_cast\"}".to_vec(), "invalid JSON"),
+        (b"{\"id\":\"\0\",\"op\":\"fly\"}".to_vec(), "control character"),
+        (b"\xff\xfe{\"id\":9}".to_vec(), "not valid UTF-8"),
+        (b"{\"id\":\"\xc3\x28\"}".to_vec(), "not valid UTF-8"),
+        (b"\0\0\0".to_vec(), "invalid JSON"),
+        (good.clone().into_bytes(), ""),
+    ];
+    // One line without its newline at the very end.
+    lines.push((br#"{"id":"last","op":"fly"}"#.to_vec(), "unknown op"));
+    let mut input = Vec::new();
+    for (k, (line, _)) in lines.iter().enumerate() {
+        input.extend_from_slice(line);
+        if k + 1 < lines.len() {
+            input.push(b'\n');
+        }
+    }
+    assert!(input.len() > 1 << 20);
+    let output = geom_bytes(&["query"], &input);
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let replies = answers(&output);
+    assert_eq!(replies.len(), lines.len());
+    for (k, (answer, (_, expected))) in replies.iter().zip(&lines).enumerate() {
+        let error = answer["error"].as_str();
+        if expected.is_empty() {
+            assert!(error.is_none(), "line {}: {answer}", k + 1);
+            continue;
+        }
+        let error = error.unwrap_or_else(|| panic!("line {} should fail: {answer}", k + 1));
+        assert_eq!(answer["line"], k + 1, "{answer}");
+        assert!(
+            error.contains(expected),
+            "line {}: {error:?} should mention {expected:?}",
+            k + 1
+        );
+    }
+    assert_eq!(replies[0]["id"], "good");
+    assert_eq!(replies[lines.len() - 1]["id"], "last");
+    // Only the good lines: exit status 0.
+    let output = geom_bytes(&["query"], format!("{good}\n\n{good}\n").as_bytes());
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(answers(&output).len(), 2);
 }

@@ -17,7 +17,24 @@ pub struct Aabb<N: Real> {
 impl<N: Real> Aabb<N> {
     /// The box spanning `mins ..= maxs` (the caller keeps `mins <= maxs`).
     pub fn new(mins: Point3<N>, maxs: Point3<N>) -> Self {
-        Aabb { mins, maxs }
+        Aabb { mins, maxs }.unbounded_where_nan()
+    }
+
+    /// The box with every NaN bound replaced by the infinite one: where
+    /// rotating a shape near the overflow limit made `∞ − ∞`, the box
+    /// still holds the shape (it spans the whole axis).
+    fn unbounded_where_nan(self) -> Self {
+        let widen = |value: N, unbounded: f64| {
+            if value.partial_cmp(&value).is_none() {
+                nalgebra::convert::<f64, N>(unbounded)
+            } else {
+                value
+            }
+        };
+        Aabb {
+            mins: self.mins.map(|c| widen(c, f64::NEG_INFINITY)),
+            maxs: self.maxs.map(|c| widen(c, f64::INFINITY)),
+        }
     }
 
     /// The box `center ± half_extents`.
@@ -53,12 +70,16 @@ impl<N: Real> Aabb<N> {
 
     /// The centre.
     pub fn center(&self) -> Point3<N> {
-        nalgebra::center(&self.mins, &self.maxs)
+        // Halves first: `mins + maxs` overflows for boxes near the largest float.
+        let half = nalgebra::convert::<f64, N>(0.5);
+        Point3::from(self.mins.coords * half + self.maxs.coords * half)
     }
 
     /// Half the size along each axis.
     pub fn half_extents(&self) -> Vector3<N> {
-        (self.maxs - self.mins) * nalgebra::convert::<f64, N>(0.5)
+        // Halves first: `maxs − mins` overflows for boxes near the largest float.
+        let half = nalgebra::convert::<f64, N>(0.5);
+        self.maxs.coords * half - self.mins.coords * half
     }
 
     /// The radius of the smallest origin-centred sphere holding the box:
@@ -91,10 +112,36 @@ impl<N: Real> Aabb<N> {
     /// box, Ericson RTCD §4.2.6).
     pub fn transformed(&self, pose: &Isometry3<N>) -> Self {
         let rotation = pose.rotation.to_rotation_matrix();
+        let finite = self.mins.iter().chain(self.maxs.iter()).all(|c| c.is_finite());
+        if !finite {
+            return self.transformed_unbounded(pose);
+        }
         let abs_rotation = rotation.matrix().abs();
         let center = pose * self.center();
         let half = abs_rotation * self.half_extents();
-        Aabb::from_half_extents(center, half)
+        Aabb::from_half_extents(center, half).unbounded_where_nan()
+    }
+
+    /// [`Aabb::transformed`] for a box reaching infinity (a shape whose
+    /// size overflows): interval arithmetic per rotation entry (Arvo,
+    /// "Transforming Axis-Aligned Bounding Boxes", 1990), skipping zero
+    /// entries so that `0 · ∞` never makes a NaN.
+    fn transformed_unbounded(&self, pose: &Isometry3<N>) -> Self {
+        let rotation = pose.rotation.to_rotation_matrix();
+        let mut mins = Point3::from(pose.translation.vector);
+        let mut maxs = mins;
+        for i in 0..3 {
+            for j in 0..3 {
+                let weight = rotation[(i, j)];
+                if weight == N::zero() {
+                    continue;
+                }
+                let (low, high) = (weight * self.mins[j], weight * self.maxs[j]);
+                mins[i] += low.min(high);
+                maxs[i] += low.max(high);
+            }
+        }
+        Aabb { mins, maxs }
     }
 
     /// The parameter interval `[t_enter, t_exit]` where the ray is inside the

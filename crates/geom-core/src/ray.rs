@@ -123,6 +123,25 @@ pub struct LaneHit<T: SimdRealField> {
     pub face: T,
 }
 
+/// `v` and `|v|`, or, where `|v|²` overflows or underflows (components
+/// beyond about 1e19 or below 1e-19 in `f32`), `v` divided by its largest
+/// component and that vector's length: either way `first / second` is the
+/// unit direction of every finite non-zero `v` (a zero `v` gives length 0).
+/// Lanes whose length is finite and non-zero keep `v` and `|v|` bit for bit.
+#[inline]
+pub fn with_length<T: Lane>(v: &Vector3<T>) -> (Vector3<T>, T) {
+    let zero = T::zero();
+    let length = v.norm();
+    // Above ε² the squares are normal numbers and the plain norm is exact
+    // to rounding; below it (or overflowed) rescale.
+    let epsilon = T::simd_default_epsilon();
+    let plain = length.simd_ge(epsilon * epsilon) & (length * zero).simd_eq(zero);
+    let largest = v.x.simd_abs().simd_max(v.y.simd_abs()).simd_max(v.z.simd_abs());
+    let scaled = v / largest.select(largest.simd_gt(zero), T::one());
+    let scaled_length = scaled.norm();
+    (v.select(plain, scaled), length.select(plain, scaled_length))
+}
+
 impl<T: Lane> LaneHit<T> {
     /// Applies the solid-shape rule: lanes whose origin is inside (or on) the
     /// shape hit at `t = 0` with normal `-dir / |dir|` (zero for a zero
@@ -131,7 +150,7 @@ impl<T: Lane> LaneHit<T> {
     pub fn with_solid_inside(self, inside: T::SimdBool, dir: &Vector3<T>, max_t: T) -> Self {
         let zero = T::zero();
         let inside = inside & max_t.simd_ge(zero);
-        let length = dir.norm();
+        let (dir, length) = with_length(dir);
         let has_length = length.simd_gt(zero);
         let inverse_length = (T::one() / length).select(has_length, zero);
         let back = -dir * inverse_length;

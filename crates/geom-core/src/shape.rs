@@ -133,7 +133,8 @@ pub trait Shape<N: Real>: Any + Debug + Send + Sync {
     /// [`Shape::closest_point_local`] in world space.
     ///
     /// A point inside a solid shape comes back exactly, not through the
-    /// pose's rotation and back (which would cost ulps).
+    /// pose's rotation and back (which would cost ulps). `None` when the
+    /// projection is not finite (inputs near the overflow limit).
     fn closest_point(
         &self,
         pose: &Isometry3<N>,
@@ -148,8 +149,12 @@ pub trait Shape<N: Real>: Any + Debug + Send + Sync {
                 is_inside: true,
             }
         } else {
+            let world_point = matrix.point_to_world(&projection.point);
+            if !world_point.iter().all(|c| c.is_finite()) {
+                return None;
+            }
             PointProjection {
-                point: matrix.point_to_world(&projection.point),
+                point: world_point,
                 is_inside: projection.is_inside,
             }
         })
@@ -173,10 +178,13 @@ pub trait Shape<N: Real>: Any + Debug + Send + Sync {
     fn support_local(&self, dir: &Vector3<N>) -> Option<Point3<N>>;
 
     /// [`Shape::support_local`] for a world direction, answered in world space.
+    /// `None` as well when the answer is not finite (inputs near the
+    /// overflow limit).
     fn support(&self, pose: &Isometry3<N>, dir: &Vector3<N>) -> Option<Point3<N>> {
         let matrix = PoseMatrix::new(pose);
         self.support_local(&matrix.vector_to_local(dir))
             .map(|p| matrix.point_to_world(&p))
+            .filter(|p| p.iter().all(|c| c.is_finite()))
     }
 }
 

@@ -74,11 +74,12 @@ pub fn ray_cast_segment<T: Lane>(ray: &Ray<T>, a: &Point3<T>, b: &Point3<T>, max
     let tolerance = lit::<T>(4.0) * T::simd_default_epsilon() * ao.norm().simd_max(bo.norm());
     let finite = all_finite(&ray.origin.coords) & all_finite(&dir);
     let mask = finite & across_squared.simd_gt(zero) & gap.simd_le(tolerance) & t.simd_le(max_t);
-    let facing = across.cross(&axis);
+    // Rescaled where |facing|² overflows (a long segment, a long `dir`).
+    let (facing, facing_length) = geom_core::ray::with_length(&across.cross(&axis));
     LaneHit {
         mask,
         t,
-        normal: facing / facing.norm(),
+        normal: facing / facing_length,
         face: zero,
     }
 }

@@ -207,3 +207,252 @@ fn constructors_name_the_bad_parameter_and_value() {
         );
     }
 }
+
+/// One invalid constructor call: what it returned, and the shape, the
+/// parameter and (a part of) the printed value the error must name.
+struct Refusal {
+    result: Result<(), GeomError>,
+    shape: &'static str,
+    parameter: &'static str,
+    value: &'static str,
+}
+
+fn refusal<S>(
+    result: Result<S, GeomError>,
+    shape: &'static str,
+    parameter: &'static str,
+    value: &'static str,
+) -> Refusal {
+    Refusal {
+        result: result.map(drop),
+        shape,
+        parameter,
+        value,
+    }
+}
+
+/// Every invalid parameter of every shape constructor, in f64; each must be
+/// refused with `InvalidParameter` naming the shape, the parameter and the
+/// value, and `Display` must say all three.
+fn every_invalid_parameter() -> Vec<Refusal> {
+    let o = Point3::origin();
+    let x = Point3::new(1.0, 0.0, 0.0);
+    let nan_point = Point3::new(f64::NAN, 0.0, 0.0);
+    let inf_point = Point3::new(0.0, f64::INFINITY, 0.0);
+    let ninf_point = Point3::new(0.0, 0.0, f64::NEG_INFINITY);
+    let field = |rows: usize, cols: usize, heights: Vec<f64>| {
+        HeightFieldDesc::new(o, [1.0, 1.0], rows, cols, heights)
+    };
+    let mut cases = Vec::new();
+    for radius in [-1.0, -1e-300, f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+        cases.push(refusal(Sphere::try_new(radius), "sphere", "radius", ""));
+        cases.push(refusal(
+            Capsule::try_from_points(o, x, radius),
+            "capsule",
+            "radius",
+            "",
+        ));
+        cases.push(refusal(
+            Cylinder::try_from_points(o, x, radius),
+            "cylinder",
+            "radius",
+            "",
+        ));
+        cases.push(refusal(Cone::try_from_points(o, x, radius), "cone", "radius", ""));
+    }
+    for bad in [nan_point, inf_point, ninf_point] {
+        cases.push(refusal(Capsule::try_from_points(bad, x, 1.0), "capsule", "a", ""));
+        cases.push(refusal(Capsule::try_from_points(o, bad, 1.0), "capsule", "b", ""));
+        cases.push(refusal(
+            Cylinder::try_from_points(bad, x, 1.0),
+            "cylinder",
+            "p0",
+            "",
+        ));
+        cases.push(refusal(
+            Cylinder::try_from_points(o, bad, 1.0),
+            "cylinder",
+            "p1",
+            "",
+        ));
+        cases.push(refusal(Cone::try_from_points(bad, x, 1.0), "cone", "apex", ""));
+        cases.push(refusal(Cone::try_from_points(o, bad, 1.0), "cone", "base", ""));
+        cases.push(refusal(Triangle::try_new(bad, x, o), "triangle", "a", ""));
+        cases.push(refusal(Triangle::try_new(o, bad, x), "triangle", "b", ""));
+        cases.push(refusal(Triangle::try_new(o, x, bad), "triangle", "c", ""));
+        cases.push(refusal(Segment::try_new(bad, x), "segment", "a", ""));
+        cases.push(refusal(Segment::try_new(o, bad), "segment", "b", ""));
+        cases.push(refusal(
+            HalfSpace::try_new(bad.coords, 0.0),
+            "half_space",
+            "normal",
+            "",
+        ));
+        cases.push(refusal(
+            HeightField::try_from_desc(HeightFieldDesc::new(bad, [1.0, 1.0], 2, 2, vec![0.0; 4])),
+            "heightfield",
+            "origin",
+            "",
+        ));
+    }
+    // Zero-length axes, and one whose squared length overflows.
+    cases.push(refusal(
+        Cylinder::try_from_points(x, x, 1.0),
+        "cylinder",
+        "p1",
+        "[1.0, 0.0, 0.0]",
+    ));
+    cases.push(refusal(
+        Cylinder::try_from_points(Point3::new(-1e300, 0.0, 0.0), Point3::new(1e300, 0.0, 0.0), 1.0),
+        "cylinder",
+        "p1",
+        "1e300",
+    ));
+    cases.push(refusal(
+        Cone::try_from_points(x, x, 1.0),
+        "cone",
+        "base",
+        "[1.0, 0.0, 0.0]",
+    ));
+    for bad in [-0.5, f64::NAN, f64::INFINITY] {
+        for axis in 0..3 {
+            let mut v = Vector3::new(1.0, 2.0, 3.0);
+            v[axis] = bad;
+            cases.push(refusal(Ellipsoid::try_new(v), "ellipsoid", "radii", ""));
+            cases.push(refusal(Cuboid::try_new(v), "cuboid", "half_extents", ""));
+        }
+        if !bad.is_finite() {
+            cases.push(refusal(
+                HalfSpace::try_new(Vector3::y(), bad),
+                "half_space",
+                "offset",
+                "",
+            ));
+        }
+    }
+    cases.push(refusal(
+        HalfSpace::try_new(Vector3::zeros(), 0.0),
+        "half_space",
+        "normal",
+        "[0.0, 0.0, 0.0]",
+    ));
+    // Heightfields: every rule of `try_from_desc`.
+    cases.push(refusal(
+        HeightField::try_from_desc(field(1, 3, vec![0.0; 3])),
+        "heightfield",
+        "rows",
+        "1",
+    ));
+    cases.push(refusal(
+        HeightField::try_from_desc(field(3, 0, vec![])),
+        "heightfield",
+        "cols",
+        "0",
+    ));
+    cases.push(refusal(
+        HeightField::try_from_desc(field(1 << 20, 1 << 20, vec![])),
+        "heightfield",
+        "rows",
+        "1048576",
+    ));
+    cases.push(refusal(
+        HeightField::try_from_desc(field(2, 2, vec![0.0; 3])),
+        "heightfield",
+        "heights",
+        "3 numbers",
+    ));
+    for bad in [f64::NAN, f64::INFINITY] {
+        cases.push(refusal(
+            HeightField::try_from_desc(field(2, 2, vec![0.0, 0.0, bad, 0.0])),
+            "heightfield",
+            "heights",
+            "at index 2",
+        ));
+    }
+    for cell in [[0.0, 1.0], [1.0, -1.0], [f64::NAN, 1.0], [1.0, f64::INFINITY]] {
+        cases.push(refusal(
+            HeightField::try_from_desc(HeightFieldDesc::new(o, cell, 2, 2, vec![0.0; 4])),
+            "heightfield",
+            "cell_size",
+            "",
+        ));
+    }
+    for angle in [-0.1, 4.0, f64::NAN] {
+        let mut desc = field(2, 2, vec![0.0; 4]);
+        desc.active_edge_angle = angle;
+        cases.push(refusal(
+            HeightField::try_from_desc(desc),
+            "heightfield",
+            "active_edge_angle",
+            "",
+        ));
+    }
+    let mut desc = field(3, 3, vec![0.0; 9]);
+    desc.flipped_cells = vec![1, 4];
+    cases.push(refusal(
+        HeightField::try_from_desc(desc),
+        "heightfield",
+        "flip",
+        "4",
+    ));
+    let mut desc = field(3, 3, vec![0.0; 9]);
+    desc.hole_cells = vec![usize::MAX];
+    cases.push(refusal(
+        HeightField::try_from_desc(desc),
+        "heightfield",
+        "holes",
+        "18446744073709551615",
+    ));
+    cases
+}
+
+#[test]
+fn every_invalid_constructor_parameter_is_named_with_its_value() {
+    let cases = every_invalid_parameter();
+    assert!(cases.len() >= 97, "{}", cases.len());
+    for case in cases {
+        let error = case
+            .result
+            .expect_err(&format!("{} {} should be refused", case.shape, case.parameter));
+        let message = error.to_string();
+        let GeomError::InvalidParameter {
+            shape,
+            parameter,
+            value,
+            ..
+        } = &error
+        else {
+            panic!("{message}: not InvalidParameter");
+        };
+        assert_eq!((*shape, *parameter), (case.shape, case.parameter), "{message}");
+        assert!(
+            !value.is_empty() && value.contains(case.value),
+            "{message}: {value:?}"
+        );
+        assert!(
+            message.starts_with(&format!("{shape}: {parameter} = {value} is invalid (")),
+            "{message}"
+        );
+    }
+}
+
+/// The panicking constructors carry the same message as `try_*`.
+#[test]
+fn panicking_constructors_repeat_the_message() {
+    let message = std::panic::catch_unwind(|| Sphere::new(f64::NAN))
+        .expect_err("NaN radius")
+        .downcast::<String>()
+        .map(|s| *s)
+        .unwrap_or_default();
+    assert_eq!(message, Sphere::try_new(f64::NAN).unwrap_err().to_string());
+    let message =
+        std::panic::catch_unwind(|| HeightField::new(Point3::origin(), [1.0, 1.0], 2, 2, vec![0.0; 5]))
+            .expect_err("5 heights")
+            .downcast::<String>()
+            .map(|s| *s)
+            .unwrap_or_default();
+    assert!(
+        message.starts_with("heightfield: heights = 5 numbers"),
+        "{message}"
+    );
+}

@@ -27,7 +27,9 @@
 //! Inputs are checked before any routine runs: a NaN or infinite pose is
 //! [`GeomError::NonFinite`], a negative or NaN margin is
 //! [`GeomError::InvalidParameter`]. Routines themselves never fail on valid
-//! input.
+//! input; an answer that overflowed (shapes near the largest float) is
+//! refused with [`GeomError::NonFinite`] rather than returned with inf or
+//! NaN in it.
 
 use std::any::Any;
 use std::fmt;
@@ -241,6 +243,11 @@ fn downcast_pair<'s, N: Real, A: Shape<N>, B: Shape<N>>(
     }
 }
 
+/// Whether every value is finite.
+fn all_finite<'a, N: Real>(values: impl IntoIterator<Item = &'a N>) -> bool {
+    values.into_iter().all(|v| v.is_finite())
+}
+
 fn check_pose<N: Real>(pose: &Isometry3<N>, input: &'static str) -> Result<(), GeomError> {
     let finite = pose.translation.vector.iter().all(|v| v.is_finite())
         && pose.rotation.coords.iter().all(|v| v.is_finite());
@@ -423,9 +430,10 @@ impl<N: Real> DispatchTable<N> {
     /// `a` to `b` and whose points have depth `>= -margin` (positive depth
     /// is overlap). Once `out` is warm, built-in routines allocate nothing.
     ///
-    /// Errors: [`GeomError::NonFinite`] for a NaN or infinite pose,
-    /// [`GeomError::InvalidParameter`] for a negative or NaN margin,
-    /// [`GeomError::Unsupported`] when no routine applies.
+    /// Errors: [`GeomError::NonFinite`] for a NaN or infinite pose, or
+    /// when the answer would not be finite (shapes near the overflow limit
+    /// of the precision); [`GeomError::InvalidParameter`] for a negative
+    /// or NaN margin; [`GeomError::Unsupported`] when no routine applies.
     pub fn contact(
         &self,
         a: &dyn Shape<N>,
@@ -483,6 +491,25 @@ impl<N: Real> DispatchTable<N> {
                 b: b.kind(),
             })
         };
+        // Inputs near the overflow limit (radii of 1e308) can round an
+        // answer to infinity: refuse it rather than hand out inf or NaN.
+        let answer = answer.and_then(|()| {
+            let finite = out.as_slice()[first..].iter().all(|manifold| {
+                all_finite(manifold.normal.iter())
+                    && manifold.points.iter().all(|point| {
+                        point.depth.is_finite()
+                            && all_finite(point.point_a.iter())
+                            && all_finite(point.point_b.iter())
+                    })
+            });
+            if finite {
+                Ok(())
+            } else {
+                Err(GeomError::NonFinite {
+                    input: "the contact answer (inputs too large for this precision)",
+                })
+            }
+        });
         if answer.is_err() {
             out.truncate(first);
         }
@@ -497,6 +524,29 @@ impl<N: Real> DispatchTable<N> {
     /// `max_distance` as margin and a scratch buffer allocated per call.
     /// Errors as for [`DispatchTable::contact`].
     pub fn closest_points(
+        &self,
+        a: &dyn Shape<N>,
+        pose_a: &Isometry3<N>,
+        b: &dyn Shape<N>,
+        pose_b: &Isometry3<N>,
+        max_distance: N,
+    ) -> Result<ClosestPoints<N>, GeomError> {
+        let answer = self.closest_points_unchecked(a, pose_a, b, pose_b, max_distance)?;
+        match answer {
+            ClosestPoints::WithinMargin { point_a, point_b }
+                if !(all_finite(point_a.iter()) && all_finite(point_b.iter())) =>
+            {
+                Err(GeomError::NonFinite {
+                    input: "the closest points (inputs too large for this precision)",
+                })
+            }
+            _ => Ok(answer),
+        }
+    }
+
+    /// [`DispatchTable::closest_points`] before the check that the answer
+    /// is finite.
+    fn closest_points_unchecked(
         &self,
         a: &dyn Shape<N>,
         pose_a: &Isometry3<N>,

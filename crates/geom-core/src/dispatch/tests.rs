@@ -233,11 +233,20 @@ fn bad_poses_and_margins_are_errors_before_any_routine_runs() {
             "{margin}: {e:?}"
         );
     }
-    // An infinite margin is allowed: every pair is reported.
+    // An infinite margin is allowed: every pair is reported (1e100 apart:
+    // this test's plain `|d|` would overflow to an infinite depth at 1e300,
+    // which the table refuses).
     table
-        .contact(&ball, &good, &ball, &at(1e300, 0.0, 0.0), f64::INFINITY, &mut out)
+        .contact(&ball, &good, &ball, &at(1e100, 0.0, 0.0), f64::INFINITY, &mut out)
         .unwrap();
     assert_eq!(out.len(), 1);
+    assert_eq!(
+        table.contact(&ball, &good, &ball, &at(1e300, 0.0, 0.0), f64::INFINITY, &mut out),
+        Err(GeomError::NonFinite {
+            input: "the contact answer (inputs too large for this precision)"
+        })
+    );
+    assert!(out.is_empty());
 }
 
 #[test]

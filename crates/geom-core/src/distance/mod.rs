@@ -22,9 +22,22 @@ use crate::scalar::{Lane, Real};
 pub fn closest_point_on_segment<T: Lane>(point: &Point3<T>, a: &Point3<T>, b: &Point3<T>) -> (Point3<T>, T) {
     let zero = T::zero();
     let ab = b - a;
+    let ap = point - a;
     let length_squared = ab.norm_squared();
-    let along = (point - a).dot(&ab);
-    let s = (along / length_squared).simd_clamp(zero, T::one());
+    let along = ap.dot(&ab);
+    let plain = along / length_squared;
+    // Where |ab|² or the dot product overflows (coordinates near 1e154 in
+    // f64, 1e19 in f32), `∞/∞` would be NaN: divide both vectors by the
+    // largest component of `ab` first.
+    let overflowed = !(plain * zero).simd_eq(zero);
+    let largest =
+        ab.x.simd_abs()
+            .simd_max(ab.y.simd_abs())
+            .simd_max(ab.z.simd_abs());
+    let scale = T::one() / largest.select(largest.simd_gt(zero), T::one());
+    let ab_scaled = ab * scale;
+    let rescaled = (ap * scale).dot(&ab_scaled) / ab_scaled.norm_squared();
+    let s = rescaled.select(overflowed, plain).simd_clamp(zero, T::one());
     let s = s.select(length_squared.simd_gt(zero), zero);
     (a + ab * s, s)
 }

@@ -23,9 +23,16 @@ pub fn project_point_capsule<T: Lane>(
     let zero = T::zero();
     let from_a = point - a;
     let axis = b - a;
-    let (nearest_on_axis, _) =
+    let (nearest_on_axis, s) =
         closest_point_on_segment(&Point3::from(from_a), &Point3::origin(), &Point3::from(axis));
     let offset = from_a - nearest_on_axis.coords;
+    // Beside the axis the offset is perpendicular to it; remove the axial
+    // rounding left by the projection, or a point on the axis would be
+    // pushed out along it, through a cap that is farther than the side.
+    let axis_squared = axis.norm_squared();
+    let beside = s.simd_gt(zero) & s.simd_lt(T::one()) & axis_squared.simd_gt(zero);
+    let radial = offset - axis * (offset.dot(&axis) / axis_squared);
+    let offset = radial.select(beside, offset);
     let distance_squared = offset.norm_squared();
     let distance = distance_squared.simd_sqrt();
     let axis_length = axis.norm();

@@ -110,7 +110,8 @@ pub fn ray_cast_cone<T: Lane>(
         / (height * height + radius * radius).simd_sqrt();
     // At the apex the gradient is undefined: report −û. A zero-radius cone is
     // a segment with no surface direction: face the ray.
-    let facing_ray = -dir / dir.norm();
+    let (scaled_dir, dir_length) = geom_core::ray::with_length(&dir);
+    let facing_ray = -scaled_dir / dir_length;
     let lateral_normal = lateral_normal.select(radial_length.simd_gt(zero), -axis_unit);
     let lateral_normal = lateral_normal.select(radius.simd_gt(zero), facing_ray);
     let normal = axis_unit.select(is_base, lateral_normal);

@@ -150,11 +150,11 @@ pub(crate) fn relative_pose<N: Real>(pose_a: &Isometry3<N>, pose_b: &Isometry3<N
 /// [`orthonormal_basis`](crate::orthonormal_basis)); `fallback` when `axis`
 /// is zero.
 pub(crate) fn perpendicular<N: Real>(axis: &Vector3<N>, fallback: Vector3<N>) -> Vector3<N> {
-    let length = axis.norm();
-    if length > N::zero() && length.is_finite() {
-        crate::orthonormal_basis(&(axis / length)).0
-    } else {
-        fallback
+    // `try_unit` scales first: `axis / |axis|` is not unit when the squares
+    // underflow (a 1e-22 edge in f32).
+    match try_unit(axis) {
+        Some(unit) => crate::orthonormal_basis(&unit).0,
+        None => fallback,
     }
 }
 

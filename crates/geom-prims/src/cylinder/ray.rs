@@ -111,7 +111,8 @@ pub fn ray_cast_cylinder<T: Lane>(
     let hit_from_p0 = from_p0 + dir * side_exit_local.select(inside, side_enter_local);
     let radial = hit_from_p0 - axis * (axis.dot(&hit_from_p0) / axis_squared);
     let radial_length = radial.norm();
-    let facing_back = -dir / dir.norm();
+    let (scaled_dir, dir_length) = geom_core::ray::with_length(&dir);
+    let facing_back = -scaled_dir / dir_length;
     // A zero radius has no radial direction: face the ray.
     let side_normal = (radial / radial_length).select(radial_length.simd_gt(zero), facing_back);
     let axis_unit = axis / axis_squared.simd_sqrt();

@@ -72,7 +72,8 @@ pub fn ray_cast_ellipsoid<T: Lane>(ray: &Ray<T>, radii: &Vector3<T>, max_t: T, s
         unit_hit.z * relative.x * relative.y,
     );
     let gradient_length = gradient.norm();
-    let facing_ray = -ray.dir / ray.dir.norm();
+    let (scaled_dir, dir_length) = geom_core::ray::with_length(&ray.dir);
+    let facing_ray = -scaled_dir / dir_length;
     let normal = (gradient / gradient_length).select(gradient_length.simd_gt(zero), facing_ray);
     let hit = LaneHit {
         mask,

@@ -71,7 +71,9 @@ pub(crate) fn all_finite<N: Real>(points: &[&Point3<N>], vectors: &[&Vector3<N>]
 
 /// `v / |v|`, or `None` for a zero or non-finite `v`.
 pub(crate) fn unit<N: Real>(v: &Vector3<N>) -> Option<Vector3<N>> {
-    let length = v.norm();
+    // Rescaled where |v|² underflows or overflows (two shapes 1e-21 apart
+    // in f32), so the answer is unit whenever it is given.
+    let (v, length) = geom_core::ray::with_length(v);
     (length > N::zero() && length.is_finite()).then(|| v / length)
 }
 

@@ -1,0 +1,14 @@
+//! Fuzz target `batch`: see `docs/reliability.md`.
+#![no_main]
+
+use geom_fuzz::{Input, targets};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let mut input = Input::new(data);
+    if input.flag() {
+        targets::batch::<f32>(&mut input);
+    } else {
+        targets::batch::<f64>(&mut input);
+    }
+});

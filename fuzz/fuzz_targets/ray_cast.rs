@@ -1,0 +1,14 @@
+//! Fuzz target `ray_cast`: see `docs/reliability.md`.
+#![no_main]
+
+use geom_fuzz::{Input, targets};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let mut input = Input::new(data);
+    if input.flag() {
+        targets::ray_cast::<f32>(&mut input);
+    } else {
+        targets::ray_cast::<f64>(&mut input);
+    }
+});
