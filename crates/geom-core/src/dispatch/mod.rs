@@ -74,9 +74,24 @@ impl<N: Real> ClosestPoints<N> {
 
 /// A contact routine on untyped shapes: fills `out` (already cleared) with
 /// the manifolds of `a` at `pose_a` against `b` at `pose_b` within
-/// `margin`.
-pub type ContactRoutine<N> = Arc<
-    dyn Fn(
+/// `margin`. Implemented by every closure of that signature.
+pub trait ContactFn<N: Real>:
+    Fn(
+        &dyn Shape<N>,
+        &Isometry3<N>,
+        &dyn Shape<N>,
+        &Isometry3<N>,
+        N,
+        &mut ContactManifolds<N>,
+    ) -> Result<(), GeomError>
+    + Send
+    + Sync
+    + 'static
+{
+}
+
+impl<N: Real, F> ContactFn<N> for F where
+    F: Fn(
             &dyn Shape<N>,
             &Isometry3<N>,
             &dyn Shape<N>,
@@ -85,12 +100,23 @@ pub type ContactRoutine<N> = Arc<
             &mut ContactManifolds<N>,
         ) -> Result<(), GeomError>
         + Send
-        + Sync,
->;
+        + Sync
+        + 'static
+{
+}
 
 /// A closest-points routine on untyped shapes, with a distance limit.
-pub type ClosestPointsRoutine<N> = Arc<
-    dyn Fn(
+/// Implemented by every closure of that signature.
+pub trait ClosestPointsFn<N: Real>:
+    Fn(&dyn Shape<N>, &Isometry3<N>, &dyn Shape<N>, &Isometry3<N>, N) -> Result<ClosestPoints<N>, GeomError>
+    + Send
+    + Sync
+    + 'static
+{
+}
+
+impl<N: Real, F> ClosestPointsFn<N> for F where
+    F: Fn(
             &dyn Shape<N>,
             &Isometry3<N>,
             &dyn Shape<N>,
@@ -98,8 +124,16 @@ pub type ClosestPointsRoutine<N> = Arc<
             N,
         ) -> Result<ClosestPoints<N>, GeomError>
         + Send
-        + Sync,
->;
+        + Sync
+        + 'static
+{
+}
+
+/// A stored contact routine.
+pub type ContactRoutine<N> = Arc<dyn ContactFn<N>>;
+
+/// A stored closest-points routine.
+pub type ClosestPointsRoutine<N> = Arc<dyn ClosestPointsFn<N>>;
 
 /// A routine stored for one ordered pair, and whether the table must
 /// exchange the shapes to call it (it was registered for the other order).
@@ -309,17 +343,7 @@ impl<N: Real> DispatchTable<N> {
     /// "any convex shape against a heightfield").
     pub fn register_contact_dyn<F>(&mut self, kind_a: ShapeKind, kind_b: ShapeKind, routine: F)
     where
-        F: Fn(
-                &dyn Shape<N>,
-                &Isometry3<N>,
-                &dyn Shape<N>,
-                &Isometry3<N>,
-                N,
-                &mut ContactManifolds<N>,
-            ) -> Result<(), GeomError>
-            + Send
-            + Sync
-            + 'static,
+        F: ContactFn<N>,
     {
         self.contact.insert(kind_a, kind_b, Arc::new(routine));
     }
@@ -342,16 +366,7 @@ impl<N: Real> DispatchTable<N> {
     /// [`DispatchTable::register_closest_points`] for an untyped routine.
     pub fn register_closest_points_dyn<F>(&mut self, kind_a: ShapeKind, kind_b: ShapeKind, routine: F)
     where
-        F: Fn(
-                &dyn Shape<N>,
-                &Isometry3<N>,
-                &dyn Shape<N>,
-                &Isometry3<N>,
-                N,
-            ) -> Result<ClosestPoints<N>, GeomError>
-            + Send
-            + Sync
-            + 'static,
+        F: ClosestPointsFn<N>,
     {
         self.closest.insert(kind_a, kind_b, Arc::new(routine));
     }
@@ -361,27 +376,8 @@ impl<N: Real> DispatchTable<N> {
     /// `Unsupported`, for a convex shape without a support function.
     pub fn set_convex_fallback<C, D>(&mut self, contact: C, closest_points: D)
     where
-        C: Fn(
-                &dyn Shape<N>,
-                &Isometry3<N>,
-                &dyn Shape<N>,
-                &Isometry3<N>,
-                N,
-                &mut ContactManifolds<N>,
-            ) -> Result<(), GeomError>
-            + Send
-            + Sync
-            + 'static,
-        D: Fn(
-                &dyn Shape<N>,
-                &Isometry3<N>,
-                &dyn Shape<N>,
-                &Isometry3<N>,
-                N,
-            ) -> Result<ClosestPoints<N>, GeomError>
-            + Send
-            + Sync
-            + 'static,
+        C: ContactFn<N>,
+        D: ClosestPointsFn<N>,
     {
         self.convex_contact = Some(Arc::new(contact));
         self.convex_closest = Some(Arc::new(closest_points));
@@ -393,17 +389,7 @@ impl<N: Real> DispatchTable<N> {
     /// takes precedence.
     pub fn register_contact_with_any_convex<F>(&mut self, kind: ShapeKind, routine: F)
     where
-        F: Fn(
-                &dyn Shape<N>,
-                &Isometry3<N>,
-                &dyn Shape<N>,
-                &Isometry3<N>,
-                N,
-                &mut ContactManifolds<N>,
-            ) -> Result<(), GeomError>
-            + Send
-            + Sync
-            + 'static,
+        F: ContactFn<N>,
     {
         let index = kind.index();
         if self.with_any_convex.len() <= index {
