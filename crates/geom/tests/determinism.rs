@@ -12,9 +12,9 @@
 
 use geom::prelude::*;
 use geom::prims::sweep::MovingShape;
-use geom::{
-    CharacterConfig, CharacterController, HitBatch, Obstacle, RayBatch, sweep_obstacles, sweep_shape,
-};
+use geom::{CharacterConfig, CharacterController, Obstacle, sweep_obstacles, sweep_shape};
+#[cfg(feature = "parallel")]
+use geom::{HitBatch, RayBatch};
 
 /// xorshift64*: deterministic inputs.
 struct Rng(u64);
