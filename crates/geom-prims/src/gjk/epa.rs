@@ -35,6 +35,7 @@ use nalgebra::{Point3, Vector3};
 
 use super::closest::TOUCHING_EPSILONS;
 use super::support::{MinkowskiPair, SupportPoint};
+use crate::contact::try_unit;
 use crate::orthonormal_basis;
 
 /// The most support points EPA adds to its polytope.
@@ -81,12 +82,9 @@ struct Face<N: Real> {
 fn make_face<N: Real>(points: &[SupportPoint<N>], vertices: [usize; 3]) -> Option<Face<N>> {
     let [i, j, k] = vertices;
     let (a, b, c) = (points[i].w, points[j].w, points[k].w);
-    let normal = (b - a).cross(&(c - a));
-    let length = normal.norm();
-    if !(length > N::zero() && length.is_finite()) {
-        return None;
-    }
-    let normal = normal / length;
+    // Scaled first (`try_unit`): a cross product whose square underflows or
+    // overflows still has a unit direction.
+    let normal = try_unit(&(b - a).cross(&(c - a)))?;
     // The three vertex distances agree to rounding; their mean is the least
     // biased by any one of them.
     let distance = (normal.dot(&a) + normal.dot(&b) + normal.dot(&c)) / lit(3.0);
