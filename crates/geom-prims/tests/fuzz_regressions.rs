@@ -223,9 +223,16 @@ fn sphere_exit_by_an_overflowing_dir_has_a_unit_normal() {
         .unwrap();
     assert!(is_unit(&hit.normal), "{hit:?}");
     assert!((hit.t * 1e20 / 6.25 - 1.0).abs() < 1e-6, "{hit:?}");
+    // And below 1e-19, where the square underflows.
+    let ray = Ray::new(Point3::new(1e-45f32, 0.0, 0.0), Vector3::new(1e-22, 0.0, 0.0));
+    let hit = sphere
+        .ray_cast(&Isometry3::identity(), &ray, f32::INFINITY, false)
+        .unwrap();
+    assert!(is_unit(&hit.normal) && hit.normal.x > 0.99, "{hit:?}");
+    assert!((hit.t * 1e-22 / 6.25 - 1.0).abs() < 1e-6, "{hit:?}");
 }
 
-/// Found by `batch` (`f32`, 160 of the saved inputs): a hollow cylinder
+/// Found by `batch` (`f32`, 101 of the saved inputs): a hollow cylinder
 /// cast from inside by a ray whose `|axis × dir|²` overflows. The side's
 /// far root is `∞ / ∞ = NaN`; simba's scalar `simd_max(x, NaN)` answers
 /// the NaN (which the slab then drops) but `wide`'s answers `x`, so the
@@ -286,6 +293,63 @@ fn point_ellipsoid_a_hair_inside_a_huge_sphere_gets_a_unit_normal() {
         .contact(&point, &pose_a, &sphere, &Isometry3::identity(), 0.0, &mut out)
         .unwrap();
     assert!(out.points().count() > 0);
+    for (normal, point) in out.points() {
+        assert!(is_unit(normal), "{normal:?}");
+        assert!(point.depth.is_finite(), "{point:?}");
+    }
+}
+
+/// Found by `batch` and `ray_cast` (30 saved inputs): a triangle with a
+/// vertex near 1e35 (`f32`) or 1e300 (`f64`) hit by a ray: the face normal
+/// `(b − a) × (c − a)` is finite but its square overflows, and
+/// `n / |n|` came out zero. The face normal now goes through `with_length`.
+#[test]
+fn triangle_with_a_vertex_near_the_square_root_limit_has_a_unit_normal() {
+    fn check<N: Real>(far: N) {
+        let zero = N::zero();
+        let triangle = Triangle::new(
+            Point3::origin(),
+            Point3::new(far, zero, zero),
+            Point3::new(zero, nalgebra::convert(16.0), zero),
+        );
+        let ray = Ray::new(
+            Point3::new(N::one(), N::one(), nalgebra::convert(5.0)),
+            -Vector3::z(),
+        );
+        for solid in [false, true] {
+            let hit = triangle
+                .ray_cast(
+                    &Isometry3::identity(),
+                    &ray,
+                    nalgebra::convert(f64::INFINITY),
+                    solid,
+                )
+                .unwrap();
+            assert_eq!(hit.t, nalgebra::convert(5.0));
+            assert_eq!(hit.normal, Vector3::z());
+        }
+    }
+    check(1e35f32);
+    check(1e300f64);
+}
+
+/// Found by `contact` (`f32`): a sphere whose centre lies on a segment
+/// reaching 1e20. The cores touch, EPA sees a flat (one-dimensional)
+/// difference and took its direction with `normalize`, whose square
+/// overflowed: zero normal. EPA's edge and plane directions now go through
+/// `try_unit`.
+#[test]
+fn sphere_on_a_segment_reaching_1e20_gets_a_unit_normal() {
+    let sphere = Sphere::new(8.5f32);
+    let segment = Segment::new(Point3::new(8.5f32, 8.5, 8.5), Point3::new(8.5, 1e20, 1e20));
+    let pose_a = Isometry3::from_parts(
+        Translation3::new(1e-38f32, 1e20, 1e20),
+        UnitQuaternion::from_quaternion(Quaternion::new(0.06851887, 0.0, 0.27407548, -0.95926416)),
+    );
+    let mut out = ContactManifolds::new();
+    table::<f32>()
+        .contact(&sphere, &pose_a, &segment, &Isometry3::identity(), 0.0, &mut out)
+        .unwrap();
     for (normal, point) in out.points() {
         assert!(is_unit(normal), "{normal:?}");
         assert!(point.depth.is_finite(), "{point:?}");
