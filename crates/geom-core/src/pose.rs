@@ -271,8 +271,10 @@ pub fn translated_ray_to_local<T: Lane>(
 #[inline]
 pub fn translated_hit_to_world<T: Lane>(local: &LocalRay<T>, hit: &LaneHit<T>, max_t: T) -> LaneHit<T> {
     let zero = T::zero();
-    let finite = (hit.t * zero).simd_eq(zero) & all_finite(&hit.normal);
     let t = (local.t_start + hit.t) * local.t_scale;
+    // Checked after scaling back: a tiny `dir` scaled up can have a finite
+    // local `t` whose world value overflows.
+    let finite = (t * zero).simd_eq(zero) & all_finite(&hit.normal);
     LaneHit {
         mask: hit.mask & local.usable & finite & t.simd_le(max_t),
         t,

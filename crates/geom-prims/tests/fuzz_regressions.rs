@@ -230,6 +230,11 @@ fn sphere_exit_by_an_overflowing_dir_has_a_unit_normal() {
         .unwrap();
     assert!(is_unit(&hit.normal) && hit.normal.x > 0.99, "{hit:?}");
     assert!((hit.t * 1e-22 / 6.25 - 1.0).abs() < 1e-6, "{hit:?}");
+    // An exit whose time is beyond the largest float misses (the scaled-up
+    // `dir` gave a finite local time, scaled back to infinity).
+    let ray = Ray::new(Point3::origin(), Vector3::new(0.0, 0.0, 1e-308));
+    let hit = Sphere::new(6.0).ray_cast(&Isometry3::identity(), &ray, f64::INFINITY, false);
+    assert_eq!(hit, None);
 }
 
 /// Found by `batch` (`f32`, 101 of the saved inputs): a hollow cylinder
