@@ -6,7 +6,7 @@ use crate::exact::{offset_along, start_near_sphere};
 use crate::ray::{LaneHit, Ray};
 use num_traits::One;
 
-use crate::scalar::{Lane, Real, all_finite, lit};
+use crate::scalar::{Lane, LaneOrd, Real, all_finite, lit};
 
 /// The rotation matrix of `q` from the homogeneous formula divided by `|q|²`
 /// (Shoemake, "Animating Rotation with Quaternion Curves", 1985):
@@ -125,8 +125,12 @@ pub struct LocalRay<T: Lane> {
     pub ray: Ray<T>,
     /// The `max_t` for the local cast.
     pub max_t: T,
-    /// World time at which the local ray starts (zero for the identity).
+    /// World time at which the local ray starts (zero for the identity),
+    /// in units of the local `dir`.
     pub t_start: T,
+    /// The power of two the world `dir` was multiplied by ([`dir_scale`]):
+    /// a local time `t` is the world time `t · t_scale`.
+    pub t_scale: T,
     /// Lanes that can hit at all: a finite world ray whose restart point
     /// does not already lie beyond `max_t`.
     pub usable: T::SimdBool,
@@ -138,7 +142,9 @@ impl<N: Real> PoseMatrix<N> {
     /// behind [`Shape::ray_cast`](crate::Shape::ray_cast), shared by the
     /// scalar trait and the batch casts so that their lanes agree bit for bit.
     ///
-    /// The identity pose passes the ray through untouched. Otherwise the
+    /// A `dir` with a component above 2¹⁶ is first scaled by a power of two
+    /// ([`dir_scale`], exact; `hit_to_world` scales `t` back). The identity
+    /// pose then passes the ray through untouched. Otherwise the
     /// local ray starts next to the shape, outside a sphere just larger than
     /// `reach` ([`start_near_sphere`]), its start point computed from the
     /// world origin and the translation nearly exactly ([`offset_along`]):
@@ -182,6 +188,41 @@ impl<N: Real> PoseMatrix<N> {
     }
 }
 
+/// A power of two `s` such that `s · dir` has its largest component within
+/// about `[2⁻⁶⁶, 2¹⁶]`, for a `dir` whose largest component is outside
+/// `[2⁻¹⁶, 2¹⁶]`; `1` otherwise (and for a zero or non-finite `dir`).
+/// The ray kernels square `|dir|`, which overflows beyond the square root
+/// of the largest float (1.8e19 in `f32`, 1.3e154 in `f64`) and underflows
+/// below that of the smallest normal one; both left zero or non-unit
+/// normals and spurious hits at `t = 0`. A power of two rescales exactly,
+/// so `t` in units of the scaled `dir` is the world `t` divided by `s` bit
+/// for bit (barring subnormal components, which carry no weight beside the
+/// largest); and since the scalar trait call and the batch casts share this
+/// path, they still agree bit for bit. Per lane, by halving exponents
+/// (2⁵¹², 2²⁵⁶, …, 2¹⁶; factors beyond the precision's range are never
+/// taken).
+#[inline]
+pub fn dir_scale<T: Lane>(dir: &Vector3<T>) -> T {
+    let zero = T::zero();
+    let largest = dir
+        .x
+        .simd_abs()
+        .lane_max(dir.y.simd_abs())
+        .lane_max(dir.z.simd_abs());
+    let mut scale = T::one();
+    for exponent in [512, 256, 128, 64, 32, 16] {
+        let (up, down) = (lit::<T>(2f64.powi(exponent)), lit::<T>(2f64.powi(-exponent)));
+        let scaled = largest * scale;
+        // `up` is infinite and `down` subnormal or zero where the exponent
+        // is beyond the precision: those steps are skipped.
+        let usable = (up * zero).simd_eq(zero) & (down * up).simd_eq(T::one());
+        let above = usable & scaled.simd_gt(up);
+        let below = usable & scaled.simd_lt(down) & scaled.simd_gt(zero);
+        scale = (scale * down).select(above, (scale * up).select(below, scale));
+    }
+    scale
+}
+
 /// [`PoseMatrix::ray_to_local`] for a pure translation given per lane (one
 /// ray and one translation per lane, as in a packet of shapes): the ray
 /// restarted next to the shape, outside a sphere just larger than `reach`
@@ -199,24 +240,28 @@ pub fn translated_ray_to_local<T: Lane>(
 ) -> LocalRay<T> {
     let zero = T::zero();
     let usable = all_finite(&ray.origin.coords) & all_finite(&ray.dir);
+    let t_scale = dir_scale(&ray.dir);
+    let dir = ray.dir * t_scale;
     let relative = ray.origin.coords - translation;
-    let t_start = start_near_sphere(&relative, &ray.dir, reach);
-    let start = offset_along(&ray.origin, &Point3::from(*translation), &ray.dir, t_start);
+    let t_start = start_near_sphere(&relative, &dir, reach);
+    let start = offset_along(&ray.origin, &Point3::from(*translation), &dir, t_start);
     let unbounded = T::splat(T::Element::max_value().unwrap_or_else(T::Element::one));
     let restarted = LocalRay {
-        ray: Ray::new(Point3::from(start), ray.dir),
+        ray: Ray::new(Point3::from(start), dir),
         max_t: unbounded,
         t_start,
-        usable: usable & !t_start.simd_gt(max_t),
+        t_scale,
+        usable: usable & !(t_start * t_scale).simd_gt(max_t),
     };
     if !allow_identity {
         return restarted;
     }
     let identity = translation.x.simd_eq(zero) & translation.y.simd_eq(zero) & translation.z.simd_eq(zero);
     LocalRay {
-        ray: Ray::new(Point3::from(relative.select(identity, start)), ray.dir),
-        max_t: max_t.select(identity, unbounded),
+        ray: Ray::new(Point3::from(relative.select(identity, start)), dir),
+        max_t: (max_t / t_scale).select(identity, unbounded),
         t_start: zero.select(identity, t_start),
+        t_scale,
         usable: (usable & identity) | (restarted.usable & !identity),
     }
 }
@@ -226,8 +271,10 @@ pub fn translated_ray_to_local<T: Lane>(
 #[inline]
 pub fn translated_hit_to_world<T: Lane>(local: &LocalRay<T>, hit: &LaneHit<T>, max_t: T) -> LaneHit<T> {
     let zero = T::zero();
-    let finite = (hit.t * zero).simd_eq(zero) & all_finite(&hit.normal);
-    let t = local.t_start + hit.t;
+    let t = (local.t_start + hit.t) * local.t_scale;
+    // Checked after scaling back: a tiny `dir` scaled up can have a finite
+    // local `t` whose world value overflows.
+    let finite = (t * zero).simd_eq(zero) & all_finite(&hit.normal);
     LaneHit {
         mask: hit.mask & local.usable & finite & t.simd_le(max_t),
         t,

@@ -1,5 +1,6 @@
 //! The stable ray–sphere quadratic, the root of every quadric ray cast.
 
+use crate::LaneOrd;
 use nalgebra::{Point3, SimdValue};
 
 use crate::exact::{offset_along, start_near_sphere};
@@ -32,7 +33,7 @@ pub fn ray_cast_sphere<T: Lane>(ray: &Ray<T>, radius: T, max_t: T, solid: bool) 
     let r2 = radius * radius;
     let disc = r2 - closest_approach.norm_squared();
     let c = f.norm_squared() - r2; // > 0 ⇔ origin outside
-    let root = (a * disc.simd_max(zero)).simd_sqrt();
+    let root = (a * disc.lane_max(zero)).simd_sqrt();
     let q = b + root.select(b.simd_ge(zero), -root);
     let t_entry = c / q;
     let t_exit = (q / a).select(b.simd_ge(zero), c / q);

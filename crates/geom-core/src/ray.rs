@@ -1,5 +1,6 @@
 //! Rays and ray hits.
 
+use crate::LaneOrd;
 use nalgebra::{Isometry3, Point3, Scalar, SimdBool, SimdRealField, SimdValue, Vector3};
 
 use crate::pose::PoseMatrix;
@@ -136,7 +137,7 @@ pub fn with_length<T: Lane>(v: &Vector3<T>) -> (Vector3<T>, T) {
     // to rounding; below it (or overflowed) rescale.
     let epsilon = T::simd_default_epsilon();
     let plain = length.simd_ge(epsilon * epsilon) & (length * zero).simd_eq(zero);
-    let largest = v.x.simd_abs().simd_max(v.y.simd_abs()).simd_max(v.z.simd_abs());
+    let largest = v.x.simd_abs().lane_max(v.y.simd_abs()).lane_max(v.z.simd_abs());
     let scaled = v / largest.select(largest.simd_gt(zero), T::one());
     let scaled_length = scaled.norm();
     (v.select(plain, scaled), length.select(plain, scaled_length))

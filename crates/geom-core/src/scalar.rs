@@ -19,6 +19,33 @@ pub trait Lane: SimdRealField<Element: Real> + Copy {}
 
 impl<T: SimdRealField<Element: Real> + Copy> Lane for T {}
 
+/// `max` and `min` with the same NaN rule on scalars and on lanes:
+/// `a.lane_max(b)` is `a` where `a >= b`, otherwise `b` (so a NaN `b`, or a
+/// NaN `a`, gives `b`). simba's `simd_max` has that rule for scalars but
+/// not for `wide` lanes, which answer `a` when `b` is NaN; a kernel using
+/// it would then differ bit for bit between its scalar and lane paths
+/// exactly where an intermediate overflowed (a cylinder hit at `t = 0`
+/// for a direction whose square overflows `f32`, found by the `batch` fuzz
+/// target). Every kernel uses these instead.
+pub trait LaneOrd: Lane {
+    /// `self` where `self >= other`, otherwise `other`.
+    fn lane_max(self, other: Self) -> Self;
+    /// `self` where `self <= other`, otherwise `other`.
+    fn lane_min(self, other: Self) -> Self;
+}
+
+impl<T: Lane> LaneOrd for T {
+    #[inline(always)]
+    fn lane_max(self, other: Self) -> Self {
+        self.select(self.simd_ge(other), other)
+    }
+
+    #[inline(always)]
+    fn lane_min(self, other: Self) -> Self {
+        self.select(self.simd_le(other), other)
+    }
+}
+
 /// Converts an `f64` constant into any lane type (broadcast to every lane).
 ///
 /// Only use it for constants that are exact in every target precision

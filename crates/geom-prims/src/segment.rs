@@ -1,5 +1,6 @@
 //! The segment: the straight line piece between two points, no thickness.
 
+use geom_core::LaneOrd;
 use geom_core::distance::closest_point_on_segment;
 use geom_core::{
     Aabb, FeatureId, GeomError, Lane, LaneHit, LaneProjection, LaneShape, PointProjection, Ray, RayHit, Real,
@@ -67,11 +68,11 @@ pub fn ray_cast_segment<T: Lane>(ray: &Ray<T>, a: &Point3<T>, b: &Point3<T>, max
     let axis = b - a;
     let across = dir.cross(&axis);
     let across_squared = across.norm_squared();
-    let t = (ao.cross(&axis).dot(&across) / across_squared).simd_max(zero);
+    let t = (ao.cross(&axis).dot(&across) / across_squared).lane_max(zero);
     let ray_point = Point3::from(dir * t);
     let (on_segment, _) = closest_point_on_segment(&ray_point, &Point3::from(ao), &Point3::from(bo));
     let gap = (on_segment - ray_point).norm();
-    let tolerance = lit::<T>(4.0) * T::simd_default_epsilon() * ao.norm().simd_max(bo.norm());
+    let tolerance = lit::<T>(4.0) * T::simd_default_epsilon() * ao.norm().lane_max(bo.norm());
     let finite = all_finite(&ray.origin.coords) & all_finite(&dir);
     let mask = finite & across_squared.simd_gt(zero) & gap.simd_le(tolerance) & t.simd_le(max_t);
     // Rescaled where |facing|² overflows (a long segment, a long `dir`).

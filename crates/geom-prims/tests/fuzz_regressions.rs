@@ -191,11 +191,11 @@ fn capsule_at_the_largest_f32_turned_over_has_a_box() {
     );
 }
 
-/// Found by `ray_cast` (`f64`), still open: a hollow sphere exited by a ray
-/// whose `dir` is 4.6e275 long reports the normal `(−0, −0, −0)`: the
-/// sphere kernel squares `|dir|`, which overflows past 1e154.
+/// Found by `ray_cast` (`f64`): a hollow sphere exited by a ray whose `dir`
+/// is 4.6e275 long reported the normal `(−0, −0, −0)`: the sphere kernel
+/// squares `|dir|`, which overflows past 1e154. `PoseMatrix::ray_to_local`
+/// now scales such a `dir` by a power of two (`dir_scale`) and `t` back.
 #[test]
-#[ignore = "open: ray kernels square |dir|; rescaling dir in ray_to_local is the planned fix"]
 fn sphere_exit_by_an_overflowing_dir_has_a_unit_normal() {
     let ray = Ray::new(
         Point3::new(3.22526e-319, 0.0, 0.0),
@@ -204,5 +204,159 @@ fn sphere_exit_by_an_overflowing_dir_has_a_unit_normal() {
     let hit = Sphere::new(15.625).ray_cast(&Isometry3::identity(), &ray, 0.0, false);
     if let Some(hit) = hit {
         assert!(is_unit(&hit.normal), "{hit:?}");
+    }
+    // Without the bound, the exit 15.625 / 4.6e275 along `dir`, facing +y.
+    let hit = Sphere::new(15.625)
+        .ray_cast(&Isometry3::identity(), &ray, f64::INFINITY, false)
+        .unwrap();
+    assert!(is_unit(&hit.normal), "{hit:?}");
+    assert!(
+        (hit.t * 4.6146210573644057e275 / 15.625 - 1.0).abs() < 1e-12,
+        "{hit:?}"
+    );
+    assert!(hit.normal.y > 0.99, "{hit:?}");
+    // In f32 beyond 1.8e19, through the trait call and the batch alike.
+    let ray = Ray::new(Point3::new(1e-45f32, 0.0, 0.0), Vector3::new(1e20, 0.0, 0.0));
+    let sphere = Sphere::new(6.25f32);
+    let hit = sphere
+        .ray_cast(&Isometry3::identity(), &ray, f32::INFINITY, false)
+        .unwrap();
+    assert!(is_unit(&hit.normal), "{hit:?}");
+    assert!((hit.t * 1e20 / 6.25 - 1.0).abs() < 1e-6, "{hit:?}");
+    // And below 1e-19, where the square underflows.
+    let ray = Ray::new(Point3::new(1e-45f32, 0.0, 0.0), Vector3::new(1e-22, 0.0, 0.0));
+    let hit = sphere
+        .ray_cast(&Isometry3::identity(), &ray, f32::INFINITY, false)
+        .unwrap();
+    assert!(is_unit(&hit.normal) && hit.normal.x > 0.99, "{hit:?}");
+    assert!((hit.t * 1e-22 / 6.25 - 1.0).abs() < 1e-6, "{hit:?}");
+    // An exit whose time is beyond the largest float misses (the scaled-up
+    // `dir` gave a finite local time, scaled back to infinity).
+    let ray = Ray::new(Point3::origin(), Vector3::new(0.0, 0.0, 1e-308));
+    let hit = Sphere::new(6.0).ray_cast(&Isometry3::identity(), &ray, f64::INFINITY, false);
+    assert_eq!(hit, None);
+}
+
+/// Found by `batch` (`f32`, 101 of the saved inputs): a hollow cylinder
+/// cast from inside by a ray whose `|axis × dir|²` overflows. The side's
+/// far root is `∞ / ∞ = NaN`; simba's scalar `simd_max(x, NaN)` answers
+/// the NaN (which the slab then drops) but `wide`'s answers `x`, so the
+/// lanes exited at `t = 0` where the trait call found the cap beyond
+/// `max_t = 0`. Kernels now use `LaneOrd::lane_max`/`lane_min`, one NaN
+/// rule for both.
+#[test]
+fn cylinder_lanes_equal_scalar_for_a_dir_whose_square_overflows() {
+    use geom_prims::cylinder::ray_cast_cylinder;
+    use nalgebra::SimdValue;
+    use simba::simd::{WideF32x4, WideF32x8};
+
+    let (p0, p1) = (Point3::new(12.75f32, 4.625, 0.0), Point3::new(11.75, 0.0, 10.25));
+    let origin = Point3::new(2.25f32, -2.125, -2.125);
+    let dir = Vector3::new(2.125f32, 2.125, -2.925667e28);
+    let scalar = ray_cast_cylinder(&Ray::new(origin, dir), &p0, &p1, 16.0, 0.0, false);
+    let bits = |t: f32, n: &Vector3<f32>| (t.to_bits(), n.map(f32::to_bits));
+    macro_rules! check {
+        ($wide:ty) => {
+            let ray = Ray::new(origin.map(<$wide>::splat), dir.map(<$wide>::splat));
+            let lanes = ray_cast_cylinder(
+                &ray,
+                &p0.map(<$wide>::splat),
+                &p1.map(<$wide>::splat),
+                <$wide>::splat(16.0),
+                <$wide>::splat(0.0),
+                false,
+            );
+            for i in 0..<$wide>::LANES {
+                assert_eq!(lanes.mask.extract(i), scalar.mask);
+                assert_eq!(
+                    bits(lanes.t.extract(i), &lanes.normal.map(|c| c.extract(i))),
+                    bits(scalar.t, &scalar.normal)
+                );
+            }
+        };
+    }
+    check!(WideF32x4);
+    check!(WideF32x8);
+    // Through the posed trait call and the batch: both miss.
+    let cylinder = geom_prims::Cylinder::from_points(p0, p1, 16.0);
+    let pose = Isometry3::translation(1e-38f32, 2.125, 2.125);
+    let ray = Ray::new(Point3::new(2.25f32, 0.0, 0.0), dir);
+    assert_eq!(cylinder.ray_cast(&pose, &ray, 0.0, false), None);
+}
+
+/// Found by `contact` (`f32`): a point ellipsoid 3.5e-22 from the centre of
+/// a sphere of radius 1e12. GJK's witness points are 3.5e-22 apart, whose
+/// square underflows: `try_normalize` gave a normal of length 1.0024. GJK's
+/// normal and EPA's face normals now go through `try_unit` (scaled first).
+#[test]
+fn point_ellipsoid_a_hair_inside_a_huge_sphere_gets_a_unit_normal() {
+    let point = Ellipsoid::new(Vector3::<f32>::zeros());
+    let sphere = Sphere::new(1e12f32);
+    let pose_a = Isometry3::translation(3.4596955e-22f32, 0.0, 0.0);
+    let mut out = ContactManifolds::new();
+    table::<f32>()
+        .contact(&point, &pose_a, &sphere, &Isometry3::identity(), 0.0, &mut out)
+        .unwrap();
+    assert!(out.points().count() > 0);
+    for (normal, point) in out.points() {
+        assert!(is_unit(normal), "{normal:?}");
+        assert!(point.depth.is_finite(), "{point:?}");
+    }
+}
+
+/// Found by `batch` and `ray_cast` (30 saved inputs): a triangle with a
+/// vertex near 1e35 (`f32`) or 1e300 (`f64`) hit by a ray: the face normal
+/// `(b − a) × (c − a)` is finite but its square overflows, and
+/// `n / |n|` came out zero. The face normal now goes through `with_length`.
+#[test]
+fn triangle_with_a_vertex_near_the_square_root_limit_has_a_unit_normal() {
+    fn check<N: Real>(far: N) {
+        let zero = N::zero();
+        let triangle = Triangle::new(
+            Point3::origin(),
+            Point3::new(far, zero, zero),
+            Point3::new(zero, nalgebra::convert(16.0), zero),
+        );
+        let ray = Ray::new(
+            Point3::new(N::one(), N::one(), nalgebra::convert(5.0)),
+            -Vector3::z(),
+        );
+        for solid in [false, true] {
+            let hit = triangle
+                .ray_cast(
+                    &Isometry3::identity(),
+                    &ray,
+                    nalgebra::convert(f64::INFINITY),
+                    solid,
+                )
+                .unwrap();
+            assert_eq!(hit.t, nalgebra::convert(5.0));
+            assert_eq!(hit.normal, Vector3::z());
+        }
+    }
+    check(1e35f32);
+    check(1e300f64);
+}
+
+/// Found by `contact` (`f32`): a sphere whose centre lies on a segment
+/// reaching 1e20. The cores touch, EPA sees a flat (one-dimensional)
+/// difference and took its direction with `normalize`, whose square
+/// overflowed: zero normal. EPA's edge and plane directions now go through
+/// `try_unit`.
+#[test]
+fn sphere_on_a_segment_reaching_1e20_gets_a_unit_normal() {
+    let sphere = Sphere::new(8.5f32);
+    let segment = Segment::new(Point3::new(8.5f32, 8.5, 8.5), Point3::new(8.5, 1e20, 1e20));
+    let pose_a = Isometry3::from_parts(
+        Translation3::new(1e-38f32, 1e20, 1e20),
+        UnitQuaternion::from_quaternion(Quaternion::new(0.06851887, 0.0, 0.27407548, -0.95926416)),
+    );
+    let mut out = ContactManifolds::new();
+    table::<f32>()
+        .contact(&sphere, &pose_a, &segment, &Isometry3::identity(), 0.0, &mut out)
+        .unwrap();
+    for (normal, point) in out.points() {
+        assert!(is_unit(normal), "{normal:?}");
+        assert!(point.depth.is_finite(), "{point:?}");
     }
 }

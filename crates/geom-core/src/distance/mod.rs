@@ -9,6 +9,7 @@ pub use segment_triangle::{
     SegmentTriangleClosest, closest_points_segment_triangle, closest_points_segment_triangle_with_weights,
 };
 
+use crate::LaneOrd;
 use nalgebra::{Point3, SimdValue, Vector3};
 
 use crate::scalar::{Lane, Real};
@@ -32,8 +33,8 @@ pub fn closest_point_on_segment<T: Lane>(point: &Point3<T>, a: &Point3<T>, b: &P
     let overflowed = !(plain * zero).simd_eq(zero);
     let largest =
         ab.x.simd_abs()
-            .simd_max(ab.y.simd_abs())
-            .simd_max(ab.z.simd_abs());
+            .lane_max(ab.y.simd_abs())
+            .lane_max(ab.z.simd_abs());
     let scale = T::one() / largest.select(largest.simd_gt(zero), T::one());
     let ab_scaled = ab * scale;
     let rescaled = (ap * scale).dot(&ab_scaled) / ab_scaled.norm_squared();

@@ -1,5 +1,6 @@
 //! Ray against the solid capsule.
 
+use geom_core::LaneOrd;
 use geom_core::distance::closest_point_on_segment;
 use geom_core::exact::{offset_along, start_near_sphere};
 use geom_core::{Lane, LaneHit, Ray, lit};
@@ -83,7 +84,7 @@ pub fn ray_cast_capsule<T: Lane>(
     let scaled_radius_squared = radius_squared * axis_squared;
     let disc = scaled_radius_squared - closest_approach.norm_squared();
     let c = moment.norm_squared() - scaled_radius_squared; // > 0 ⇔ outside the infinite cylinder
-    let root = (quad_a * disc.simd_max(zero)).simd_sqrt();
+    let root = (quad_a * disc.lane_max(zero)).simd_sqrt();
     let b_non_negative = half_b.simd_ge(zero);
     let q = half_b + root.select(b_non_negative, -root);
     let t_side_entry = c / q;
@@ -116,7 +117,7 @@ pub fn ray_cast_capsule<T: Lane>(
     // that shift back.
     let cap = |from_centre: Vector3<T>, face: f64| {
         let outside_sphere = from_centre.norm_squared().simd_gt(radius_squared);
-        let approach = (-from_centre.dot(&dir) / dir_squared).simd_max(zero);
+        let approach = (-from_centre.dot(&dir) / dir_squared).lane_max(zero);
         let shift = approach.select(inside & outside_sphere & dir_squared.simd_gt(zero), zero);
         let start = Point3::from(from_centre + dir * shift);
         let hit = ray_cast_sphere(&Ray::new(start, dir), radius, unbounded, false);

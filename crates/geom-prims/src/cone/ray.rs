@@ -1,5 +1,6 @@
 //! Ray against the solid capped cone.
 
+use geom_core::LaneOrd;
 use geom_core::exact::{offset_along, start_near_sphere};
 use geom_core::{Lane, LaneHit, Ray, lit};
 use nalgebra::{Point3, SimdValue};
@@ -57,7 +58,7 @@ pub fn ray_cast_cone<T: Lane>(
     let mixed = (from_apex * axial_speed - dir * axial_origin).cross(&axis_unit);
     let volume = axis_unit.dot(&dir.cross(&from_apex));
     let disc = slope_squared * mixed.norm_squared() - volume * volume;
-    let root = disc.simd_max(zero).simd_sqrt();
+    let root = disc.lane_max(zero).simd_sqrt();
     let q = -(quad_b + root.select(quad_b.simd_ge(zero), -root));
     let t_root_near = quad_c / q;
     let t_root_far = q / quad_a;
@@ -82,10 +83,10 @@ pub fn ray_cast_cone<T: Lane>(
     // A convex solid: the entry is the first boundary crossing, the exit the last.
     let lateral_first = t_root_near
         .select(near_valid, infinity)
-        .simd_min(t_root_far.select(far_valid, infinity));
+        .lane_min(t_root_far.select(far_valid, infinity));
     let lateral_last = t_root_near
         .select(near_valid, -infinity)
-        .simd_max(t_root_far.select(far_valid, -infinity));
+        .lane_max(t_root_far.select(far_valid, -infinity));
     let base_first = t_base.select(base_valid, infinity);
     let base_last = t_base.select(base_valid, -infinity);
     let first_is_base = base_first.simd_lt(lateral_first);
@@ -96,7 +97,7 @@ pub fn ray_cast_cone<T: Lane>(
     let inside = inside_cone(&from_apex, &from_base, &axis_unit, slope_squared);
     // Outside: the entry, clamped to 0 when rounding puts it just behind an
     // origin on the surface. Inside (hollow): the exit.
-    let t = t_first.simd_max(zero).select(!inside, t_last.simd_max(zero));
+    let t = t_first.lane_max(zero).select(!inside, t_last.lane_max(zero));
     let ahead = t_last.simd_ge(zero) | (inside & t_last.simd_gt(-infinity));
     let t_total = t_start + t;
     let mask = ahead & t_total.simd_le(max_t);

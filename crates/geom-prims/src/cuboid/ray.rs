@@ -1,5 +1,6 @@
 //! Ray against the solid box: the slab test.
 
+use geom_core::LaneOrd;
 use geom_core::{Lane, LaneHit, Ray, all_finite, lit};
 use nalgebra::Vector3;
 
@@ -29,8 +30,8 @@ pub fn ray_cast_cuboid<T: Lane>(
     let in_slab: [T::SimdBool; 3] = std::array::from_fn(|k| origin[k].simd_abs().simd_le(half_extents[k]));
     let t_low: [T; 3] = std::array::from_fn(|k| (-half_extents[k] - origin[k]) / dir[k]);
     let t_high: [T; 3] = std::array::from_fn(|k| (half_extents[k] - origin[k]) / dir[k]);
-    let t_near: [T; 3] = std::array::from_fn(|k| t_low[k].simd_min(t_high[k]));
-    let t_far: [T; 3] = std::array::from_fn(|k| t_low[k].simd_max(t_high[k]));
+    let t_near: [T; 3] = std::array::from_fn(|k| t_low[k].lane_min(t_high[k]));
+    let t_far: [T; 3] = std::array::from_fn(|k| t_low[k].lane_max(t_high[k]));
     let (t_entry, entry_axis) = extreme_over_axes(t_near, moving_axis, true);
     let (t_exit, exit_axis) = extreme_over_axes(t_far, moving_axis, false);
 

@@ -1,5 +1,6 @@
 //! Closest point of the capped solid cylinder.
 
+use geom_core::LaneOrd;
 use geom_core::{Lane, LaneProjection};
 use nalgebra::{Point3, SimdValue};
 
@@ -48,7 +49,7 @@ pub fn project_point_cylinder<T: Lane>(
 
     // Outside: clamp into the rectangle.
     let clamped_axial = axial.simd_clamp(zero, axis_length);
-    let clamped_radial = radial_distance.simd_min(radius);
+    let clamped_radial = radial_distance.lane_min(radius);
     // Inside: the nearest face.
     let to_side = radius - radial_distance;
     let side_nearest = to_side.simd_le(axial) & to_side.simd_le(below_p1);

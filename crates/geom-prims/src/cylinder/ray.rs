@@ -1,5 +1,6 @@
 //! Ray against the capped solid cylinder.
 
+use geom_core::LaneOrd;
 use geom_core::exact::{dot_difference_compensated, dot_plus_compensated, offset_along, start_near_sphere};
 use geom_core::{Lane, LaneHit, Ray, lit};
 use nalgebra::{Point3, SimdValue};
@@ -54,7 +55,7 @@ pub fn ray_cast_cylinder<T: Lane>(
     let scaled_radius_squared = radius_squared * axis_squared;
     let disc = scaled_radius_squared - closest_approach.norm_squared();
     let c = moment.norm_squared() - scaled_radius_squared; // > 0 ⇔ outside the infinite cylinder
-    let root = (quad_a * disc.simd_max(zero)).simd_sqrt();
+    let root = (quad_a * disc.lane_max(zero)).simd_sqrt();
     let q = half_b + root.select(half_b.simd_ge(zero), -root);
     // q = 0 only for a tangent at the closest approach to the axis, t = 0.
     let root_by_q = (c / q).select(q.simd_ne(zero), zero);
@@ -65,10 +66,10 @@ pub fn ray_cast_cylinder<T: Lane>(
     let always_in = |inside: T::SimdBool| (-unbounded).select(inside, unbounded);
     let never_out = |inside: T::SimdBool| unbounded.select(inside, -unbounded);
     let side_enter = root_by_q
-        .simd_min(root_by_a)
+        .lane_min(root_by_a)
         .select(crosses_side, always_in(parallel_within));
     let side_exit = root_by_q
-        .simd_max(root_by_a)
+        .lane_max(root_by_a)
         .select(crosses_side, never_out(parallel_within));
 
     // The slab between the cap planes, each crossing relative to its centre
@@ -95,8 +96,8 @@ pub fn ray_cast_cylinder<T: Lane>(
     let (side_enter_local, side_exit_local) = (side_enter, side_exit);
     let side_enter = t_start + side_enter_local;
     let side_exit = t_start + side_exit_local;
-    let t_enter = side_enter.simd_max(slab_enter);
-    let t_exit = side_exit.simd_min(slab_exit);
+    let t_enter = side_enter.lane_max(slab_enter);
+    let t_exit = side_exit.lane_min(slab_exit);
     // A restarted ray began outside the bounding sphere (and `c` is then
     // the restart point's, not the origin's).
     let inside = t_start.simd_le(zero) & c.simd_le(zero) & within_slab;

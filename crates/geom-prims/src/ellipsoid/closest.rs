@@ -1,5 +1,6 @@
 //! Closest point of the ellipsoid: Eberly's robust bisection.
 
+use geom_core::LaneOrd;
 use geom_core::{Lane, LaneProjection, lit};
 use nalgebra::{Point3, SimdBool, SimdValue, Vector3};
 
@@ -61,7 +62,7 @@ fn swap_where<T: Lane>(v: &mut Vector3<T>, i: usize, j: usize, swap: T::SimdBool
 /// `|v|` without overflow or underflow of the squares.
 #[inline]
 fn robust_length<T: Lane>(v: &Vector3<T>) -> T {
-    let largest = v.x.simd_abs().simd_max(v.y.simd_abs()).simd_max(v.z.simd_abs());
+    let largest = v.x.simd_abs().lane_max(v.y.simd_abs()).lane_max(v.z.simd_abs());
     let scale = largest.select(largest.simd_gt(T::zero()), T::one());
     scale * (v / scale).norm()
 }
@@ -89,7 +90,7 @@ fn closest_in_sorted_octant<T: Lane>(e: &Vector3<T>, y: &Vector3<T>) -> Vector3<
     let off_plane = Vector3::new(
         e.x * ratio0,
         e.y * ratio1,
-        e.z * remainder.simd_max(zero).simd_sqrt(),
+        e.z * remainder.lane_max(zero).simd_sqrt(),
     );
 
     // The 1D case (on the largest axis of the ellipse e₀, e₁, or a segment).
@@ -99,7 +100,7 @@ fn closest_in_sorted_octant<T: Lane>(e: &Vector3<T>, y: &Vector3<T>) -> Vector3<
     let ratio = numerator / denominator;
     let axis_point = Vector3::new(
         e.x * ratio,
-        e.y * (one - ratio * ratio).simd_max(zero).simd_sqrt(),
+        e.y * (one - ratio * ratio).lane_max(zero).simd_sqrt(),
         zero,
     )
     .select(numerator.simd_lt(denominator), Vector3::new(e.x, zero, zero));

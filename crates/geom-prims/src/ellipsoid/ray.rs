@@ -1,5 +1,6 @@
 //! Ray against the solid ellipsoid.
 
+use geom_core::LaneOrd;
 use geom_core::{Lane, LaneHit, Ray};
 use nalgebra::{Point3, SimdValue, Vector3};
 
@@ -64,7 +65,7 @@ pub fn ray_cast_ellipsoid<T: Lane>(ray: &Ray<T>, radii: &Vector3<T>, max_t: T, s
         let leaving = along_motion.select(inside, -along_motion);
         leaving.select(crosses_flat & !positive[i], unit_hit[i])
     });
-    let largest = radii.x.simd_max(radii.y).simd_max(radii.z);
+    let largest = radii.x.lane_max(radii.y).lane_max(radii.z);
     let relative = radii / largest.select(largest.simd_gt(zero), one);
     let gradient = Vector3::new(
         unit_hit.x * relative.y * relative.z,

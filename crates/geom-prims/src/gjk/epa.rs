@@ -35,6 +35,7 @@ use nalgebra::{Point3, Vector3};
 
 use super::closest::TOUCHING_EPSILONS;
 use super::support::{MinkowskiPair, SupportPoint};
+use crate::contact::try_unit;
 use crate::orthonormal_basis;
 
 /// The most support points EPA adds to its polytope.
@@ -81,12 +82,9 @@ struct Face<N: Real> {
 fn make_face<N: Real>(points: &[SupportPoint<N>], vertices: [usize; 3]) -> Option<Face<N>> {
     let [i, j, k] = vertices;
     let (a, b, c) = (points[i].w, points[j].w, points[k].w);
-    let normal = (b - a).cross(&(c - a));
-    let length = normal.norm();
-    if !(length > N::zero() && length.is_finite()) {
-        return None;
-    }
-    let normal = normal / length;
+    // Scaled first (`try_unit`): a cross product whose square underflows or
+    // overflows still has a unit direction.
+    let normal = try_unit(&(b - a).cross(&(c - a)))?;
     // The three vertex distances agree to rounding; their mean is the least
     // biased by any one of them.
     let distance = (normal.dot(&a) + normal.dot(&b) + normal.dot(&c)) / lit(3.0);
@@ -155,12 +153,9 @@ pub(crate) fn epa_cores<N: Real>(
     gjk_point_b: Point3<N>,
 ) -> Result<CorePenetration<N>, GeomError> {
     let hint = {
-        let toward_b = pair.b_origin();
-        if toward_b.norm_squared() > N::zero() {
-            toward_b.normalize()
-        } else {
-            Vector3::y()
-        }
+        // `try_unit` rather than `normalize` throughout: these vectors can
+        // be long enough (1e20 in f32) for their squares to overflow.
+        try_unit(&pair.b_origin()).unwrap_or_else(Vector3::y)
     };
     let mut points: Vec<SupportPoint<N>> = Vec::with_capacity(EPA_MAX_ITERATIONS as usize + 4);
     points.extend_from_slice(start);
@@ -202,7 +197,7 @@ pub(crate) fn epa_cores<N: Real>(
             kept.truncate(1);
         } else {
             let origin = kept[0].w;
-            let edge = (kept[1].w - origin).normalize();
+            let edge = try_unit(&(kept[1].w - origin)).unwrap_or_else(Vector3::x);
             let off_line = |p: &SupportPoint<N>| (p.w - origin).cross(&edge).norm();
             let third = rest.iter().copied().max_by(|p, q| {
                 off_line(p)
@@ -210,7 +205,7 @@ pub(crate) fn epa_cores<N: Real>(
                     .unwrap_or(std::cmp::Ordering::Equal)
             });
             if let Some(third) = third.filter(|p| off_line(p) > tolerance) {
-                let normal = edge.cross(&(third.w - origin)).normalize();
+                let normal = try_unit(&edge.cross(&(third.w - origin))).unwrap_or_else(Vector3::y);
                 let off_plane = |p: &SupportPoint<N>| normal.dot(&(p.w - origin)).abs();
                 let fourth = rest.iter().copied().filter(|p| p.w != third.w).max_by(|p, q| {
                     off_plane(p)
@@ -242,7 +237,7 @@ pub(crate) fn epa_cores<N: Real>(
         }
     }
     if points.len() == 2 {
-        let edge = (points[1].w - points[0].w).normalize();
+        let edge = try_unit(&(points[1].w - points[0].w)).unwrap_or_else(Vector3::x);
         let (u, v) = orthonormal_basis(&edge);
         let half: N = lit(0.5);
         let root3_half: N = lit(3.0f64.sqrt() / 2.0);
@@ -266,9 +261,8 @@ pub(crate) fn epa_cores<N: Real>(
         }
     }
     if points.len() == 3 {
-        let normal = (points[1].w - points[0].w)
-            .cross(&(points[2].w - points[0].w))
-            .normalize();
+        let normal = try_unit(&(points[1].w - points[0].w).cross(&(points[2].w - points[0].w)))
+            .unwrap_or_else(Vector3::y);
         let above = pair.support(&normal)?;
         let below = pair.support(&-normal)?;
         let height_above = normal.dot(&(above.w - points[0].w));

@@ -44,6 +44,8 @@ use closest::{CoreOutcome, gjk_cores};
 use epa::epa_cores;
 use support::MinkowskiPair;
 
+use crate::contact::try_unit;
+
 /// How a [`gjk_closest_points`] query ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GjkStatus {
@@ -118,8 +120,10 @@ fn check_limit<N: Real>(value: N, parameter: &'static str) -> Result<(), GeomErr
 /// shapes' size, and for cores a hair apart its length differs from
 /// `distance` by far more than rounding (`1e-11` relative was seen).
 fn unit_normal<N: Real>(point_a: &Point3<N>, point_b: &Point3<N>, distance: N) -> Vector3<N> {
+    // `try_unit` scales first: a plain `between / |between|` is not unit
+    // when the squares underflow (cores 1e-22 apart in `f32`) or overflow.
     let between = point_b - point_a;
-    between.try_normalize(N::zero()).unwrap_or(between / distance)
+    try_unit(&between).unwrap_or(between / distance)
 }
 
 /// The distance and closest points of two convex shapes, by GJK on their

@@ -190,7 +190,10 @@ fn hit_from_edge_functions<T: Lane>(
         speed.simd_gt(zero) & edge_bc.simd_ge(zero) & edge_ca.simd_ge(zero) & edge_ab.simd_ge(zero);
     let finite = all_finite(&ray.origin.coords) & all_finite(&dir);
     let mask = finite & (from_front | from_back) & t.simd_ge(zero) & t.simd_le(max_t);
-    let facing = normal / normal.norm();
+    // `with_length` rescales where `|n|²` overflows or underflows (a vertex
+    // near 1e300 in f64, 1e35 in f32) and is bit-identical otherwise.
+    let (scaled_normal, normal_length) = geom_core::ray::with_length(&normal);
+    let facing = scaled_normal / normal_length;
     LaneHit {
         mask,
         t,
