@@ -24,6 +24,7 @@ use geom_prims::Triangle;
 use nalgebra::{Isometry3, Point3, Vector3};
 
 use super::reduce;
+use super::segment::{Region, region_of};
 use crate::{HeightField, TriangleId};
 
 /// Contacts between a heightfield (`a`) at `field_pose` and a convex
@@ -60,6 +61,11 @@ pub fn contact_heightfield_convex<N: Real>(
         if answer.is_err() {
             break;
         }
+        // A degenerate triangle (no normal) contributes nothing.
+        let Some(face_normal) = face_normal_of(&triangle) else {
+            out.truncate(first);
+            continue;
+        };
         // The deepest rewritten contact of this triangle, if any.
         let mut rewritten_depth: Option<N> = None;
         for manifold in &out.as_slice()[first..] {
@@ -68,6 +74,7 @@ pub fn contact_heightfield_convex<N: Real>(
                     field,
                     id,
                     &triangle,
+                    &face_normal,
                     margin,
                     &manifold.normal,
                     point,
@@ -79,7 +86,16 @@ pub fn contact_heightfield_convex<N: Real>(
             }
         }
         if let Some(depth) = rewritten_depth {
-            push_deepest_point(id, &triangle, shape, &local_pose, margin, depth, &mut candidates);
+            push_deepest_point(
+                id,
+                &triangle,
+                &face_normal,
+                shape,
+                &local_pose,
+                margin,
+                depth,
+                &mut candidates,
+            );
         }
         out.truncate(first);
     }
@@ -100,30 +116,6 @@ pub fn contact_heightfield_convex<N: Real>(
     candidates.clear();
     *out.candidates_mut() = candidates;
     answer
-}
-
-/// Where on a triangle a point lies, with barycentric weights at most
-/// `tolerance` counted as zero (triangle contacts from GJK/EPA land on an
-/// edge only up to rounding).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Region {
-    Face,
-    /// Edge `k`, from vertex `k` to vertex `k+1`.
-    Edge(usize),
-    Vertex(usize),
-}
-
-fn region_of<N: Real>(weights: &Vector3<N>, tolerance: N) -> Region {
-    let zero = [weights.x, weights.y, weights.z].map(|w| w <= tolerance);
-    match zero {
-        [false, false, false] => Region::Face,
-        [false, false, true] => Region::Edge(0),
-        [true, false, false] => Region::Edge(1),
-        [false, true, false] => Region::Edge(2),
-        [false, true, true] => Region::Vertex(0),
-        [true, false, true] => Region::Vertex(1),
-        _ => Region::Vertex(2),
-    }
 }
 
 /// The unit upward normal of `triangle` (`None` when degenerate).
@@ -159,16 +151,17 @@ fn along_face<N: Real>(
 /// on an active edge or vertex when it points out of the ground, else
 /// rewritten along the face normal (see the module documentation). Returns
 /// the rewritten depth when it rewrote.
+#[allow(clippy::too_many_arguments)]
 fn push_terrain_candidate<N: Real>(
     field: &HeightField<N>,
     id: TriangleId,
     triangle: &Triangle<N>,
+    face_normal: &Vector3<N>,
     margin: N,
     normal: &Vector3<N>,
     point: &ContactPoint<N>,
     candidates: &mut Vec<ContactCandidate<N>>,
 ) -> Option<N> {
-    let face_normal = face_normal_of(triangle)?;
     let (_, weights) = closest_point_on_triangle(&point.point_a, &triangle.a, &triangle.b, &triangle.c);
     let region = region_of(&weights, N::default_epsilon().sqrt());
     let (i, j) = field.cell_coords(id.cell());
@@ -183,7 +176,7 @@ fn push_terrain_candidate<N: Real>(
             )
         }
     };
-    if active && normal.dot(&face_normal) >= N::zero() {
+    if active && normal.dot(face_normal) >= N::zero() {
         candidates.push(ContactCandidate {
             normal: *normal,
             point: ContactPoint {
@@ -193,7 +186,7 @@ fn push_terrain_candidate<N: Real>(
         });
         return None;
     }
-    let rewritten = along_face(triangle, &face_normal, point.point_b, feature, point.feature_b);
+    let rewritten = along_face(triangle, face_normal, point.point_b, feature, point.feature_b);
     if rewritten.point.depth >= -margin {
         candidates.push(rewritten);
     }
@@ -204,24 +197,23 @@ fn push_terrain_candidate<N: Real>(
 /// it is deeper than `rewritten_depth` (by more than rounding) and its foot
 /// lies on the triangle: a shape sunk through the face is pushed out by its
 /// full depth, not by where the triangle routine happened to meet it.
+#[allow(clippy::too_many_arguments)]
 fn push_deepest_point<N: Real>(
     id: TriangleId,
     triangle: &Triangle<N>,
+    face_normal: &Vector3<N>,
     shape: &dyn Shape<N>,
     local_pose: &Isometry3<N>,
     margin: N,
     rewritten_depth: N,
     candidates: &mut Vec<ContactCandidate<N>>,
 ) {
-    let Some(face_normal) = face_normal_of(triangle) else {
-        return;
-    };
     let Some(deepest) = shape.support(local_pose, &-face_normal) else {
         return;
     };
     let candidate = along_face(
         triangle,
-        &face_normal,
+        face_normal,
         deepest,
         FeatureId::Face(id.0),
         FeatureId::Unknown,

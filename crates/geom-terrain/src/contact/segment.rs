@@ -12,24 +12,26 @@ use crate::{HeightField, TriangleId};
 
 /// Which part of a triangle holds a closest point.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Region {
+pub(crate) enum Region {
     Face,
     /// Edge `k`, from vertex `k` to vertex `k+1`.
     Edge(usize),
     Vertex(usize),
 }
 
-/// The region from barycentric weights of the closest point: the
-/// point–triangle routine returns exact zeros outside the face region.
-fn region_of<N: Real>(weights: &Vector3<N>) -> Region {
-    let zero = N::zero();
-    match (weights.x == zero, weights.y == zero, weights.z == zero) {
-        (false, false, false) => Region::Face,
-        (false, false, true) => Region::Edge(0),
-        (true, false, false) => Region::Edge(1),
-        (false, true, false) => Region::Edge(2),
-        (false, true, true) => Region::Vertex(0),
-        (true, false, true) => Region::Vertex(1),
+/// The region from barycentric weights of the closest point, weights with
+/// `|w| <= tolerance` counting as zero. The point–triangle routine returns
+/// exact zeros outside the face region (tolerance 0); contacts from GJK/EPA
+/// land on an edge only up to rounding (a small tolerance).
+pub(crate) fn region_of<N: Real>(weights: &Vector3<N>, tolerance: N) -> Region {
+    let zero = [weights.x, weights.y, weights.z].map(|w| w.abs() <= tolerance);
+    match zero {
+        [false, false, false] => Region::Face,
+        [false, false, true] => Region::Edge(0),
+        [true, false, false] => Region::Edge(1),
+        [false, true, false] => Region::Edge(2),
+        [false, true, true] => Region::Vertex(0),
+        [true, false, true] => Region::Vertex(1),
         _ => Region::Vertex(2),
     }
 }
@@ -138,7 +140,7 @@ fn triangle_candidate<N: Real>(
             radius,
         ));
     }
-    let region = region_of(&weights);
+    let region = region_of(&weights, N::zero());
     // The heightfield is solid below its surface: a segment point there
     // (a capsule sunk deeper than its radius, not crossing this triangle)
     // is pushed out the other way, and deeper.
