@@ -35,8 +35,15 @@ pub fn ray_cast_sphere<T: Lane>(ray: &Ray<T>, radius: T, max_t: T, solid: bool) 
     let c = f.norm_squared() - r2; // > 0 ⇔ origin outside
     let root = (a * disc.lane_max(zero)).simd_sqrt();
     let q = b + root.select(b.simd_ge(zero), -root);
-    let t_entry = c / q;
-    let t_exit = (q / a).select(b.simd_ge(zero), c / q);
+    // `c / q` carries the absolute rounding of `c` (about ε r²) divided by
+    // `q`, which is tiny for a ray grazing the sphere near its origin: there
+    // it can land far past the other root (a tangent ray from a surface
+    // point gave t = 0.67 for 1e-16). The roots satisfy near ≤ far, and for
+    // b < 0 the positive root is at most √disc/√a = root/a, so each is
+    // capped by the bound it must respect; well-conditioned answers are
+    // unchanged.
+    let t_entry = (c / q).lane_min(q / a);
+    let t_exit = (q / a).select(b.simd_ge(zero), (c / q).lane_min(root / a));
     let outside = c.simd_gt(zero);
     let crosses = disc.simd_ge(zero);
     // Outside: the entry, moving towards the centre. Inside (hollow): the exit.

@@ -161,11 +161,18 @@ pub trait Shape<N: Real>: Any + Debug + Send + Sync {
     }
 
     /// Signed distance from a local-frame point to the boundary (negative
-    /// inside).
+    /// inside); `None` when it is not a finite number (a point near the
+    /// float limit on the far side of the shape).
     fn distance_local(&self, point: &Point3<N>) -> Option<N> {
         let projection = self.closest_point_local(point, false)?;
-        let d = (point - projection.point).norm();
-        Some(if projection.is_inside { -d } else { d })
+        let offset = point - projection.point;
+        let mut d = offset.norm();
+        if !d.is_finite() {
+            // `|offset|²` overflowed: the length of the scaled offset.
+            let largest = offset.amax();
+            d = largest * (offset / largest).norm();
+        }
+        d.is_finite().then_some(if projection.is_inside { -d } else { d })
     }
 
     /// Signed distance from a world point to the boundary (negative inside).

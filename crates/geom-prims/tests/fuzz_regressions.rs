@@ -360,3 +360,150 @@ fn sphere_on_a_segment_reaching_1e20_gets_a_unit_normal() {
         assert!(point.depth.is_finite(), "{point:?}");
     }
 }
+
+/// Found by `batch` (`f32`, 2 saved inputs): a ray from inside a tilted
+/// cone straight through its apex reported a hit at `t = 0` on the base,
+/// 4.7 and 6.1 inside the surface. The lateral quadric has a double root
+/// at the apex and `f32` rounding lost it, leaving the inside origin with
+/// no exit ahead. The tip now counts as a crossing when the ray passes
+/// within rounding of it.
+#[test]
+fn ray_from_inside_a_tilted_cone_through_its_apex_exits_at_the_apex() {
+    use geom_core::FeatureId;
+    use geom_prims::Cone;
+    // The apex is at z = 14.375 on the ray x = y = 0: t = 14.375 / 3.25.
+    let expected = 14.375f64 / 3.25;
+    for base in [
+        [1.0, 0.0, -15.5],
+        [1.0, 4.0, -15.5],
+        [0.0, 0.0, -15.5],
+        [-3.0, 2.5, -9.0],
+    ] {
+        let f32_cone = Cone::<f32>::from_points(Point3::new(0.0, 0.0, 14.375), Point3::from(base), 15.25);
+        let f64_cone = Cone::<f64>::from_points(
+            Point3::new(0.0, 0.0, 14.375),
+            Point3::from(base.map(f64::from)),
+            15.25,
+        );
+        let hit32 = f32_cone
+            .ray_cast_local(
+                &Ray::new(Point3::origin(), Vector3::new(0.0, 0.0, 3.25)),
+                f32::INFINITY,
+                false,
+            )
+            .unwrap();
+        let hit64 = f64_cone
+            .ray_cast_local(
+                &Ray::new(Point3::origin(), Vector3::new(0.0, 0.0, 3.25)),
+                f64::INFINITY,
+                false,
+            )
+            .unwrap();
+        assert!(
+            ((hit32.t as f64) - expected).abs() <= 2.0 * f32::EPSILON as f64 * expected,
+            "{base:?} {hit32:?}"
+        );
+        assert!(
+            (hit64.t - expected).abs() <= 4.0 * f64::EPSILON * expected,
+            "{base:?} {hit64:?}"
+        );
+        assert_eq!(
+            (hit32.feature, hit64.feature),
+            (FeatureId::Face(0), FeatureId::Face(0))
+        );
+        assert!(is_unit(&hit32.normal) && is_unit(&hit64.normal));
+        // The exit is ahead: a zero `max_t` admits no hit.
+        let none = f32_cone.ray_cast_local(
+            &Ray::new(Point3::origin(), Vector3::new(0.0, 0.0, 4.875)),
+            0.0,
+            false,
+        );
+        assert!(none.is_none(), "{base:?} {none:?}");
+    }
+}
+
+/// Found by `batch` (`f32`): cylinders of radius 1e-45 and 3.4e-22 and a
+/// cone whose base has subnormal coordinates gave side normals of length
+/// 1.03, 1.0024 and 0.19: the radial offset was divided by a length whose
+/// square underflowed. It now goes through `with_length` (scaled first).
+#[test]
+fn tiny_radial_offsets_give_unit_side_normals() {
+    use geom_prims::{Cone, Cylinder};
+    let cylinders = [
+        Cylinder::<f32>::from_points(
+            Point3::new(-1e-45, -1e-45, 1e-12),
+            Point3::new(-1e-45, -4.4082382e-18, -1e-45),
+            1e-45,
+        ),
+        Cylinder::from_points(
+            Point3::new(8.125, 2.0, 5.026e-41),
+            Point3::origin(),
+            3.3888202e-22,
+        ),
+    ];
+    let rays = [
+        Ray::new(Point3::origin(), Vector3::new(0.0, -4.375, 13.75)),
+        Ray::new(Point3::origin(), Vector3::new(0.0, 12.25, 12.25)),
+    ];
+    for (cylinder, ray) in cylinders.iter().zip(&rays) {
+        if let Some(hit) = cylinder.ray_cast_local(ray, f32::INFINITY, false) {
+            assert!(is_unit(&hit.normal), "{cylinder:?} {hit:?}");
+        }
+    }
+    let cone = Cone::<f32>::from_points(
+        Point3::new(1.0, 1.0, -15.875),
+        Point3::new(0.0, -1e-45, -1e-45),
+        12.125,
+    );
+    let pose = Isometry3::translation(12.125, 12.125, 12.125);
+    let ray = Ray::new(
+        Point3::new(12.125, 12.125, 12.125),
+        Vector3::new(12.125, 12.125, 15.875),
+    );
+    for max_t in [0.0, 1.0, f32::INFINITY] {
+        if let Some(hit) = cone.ray_cast(&pose, &ray, max_t, false) {
+            assert!(is_unit(&hit.normal), "{hit:?}");
+        }
+    }
+}
+
+/// Found by `batch` and `ray_cast` (6 saved inputs): flat cones of radius
+/// 1e20 and 9.7e24 (`f32`, `h² + r²` overflows) and ellipsoids with a zero
+/// radius beside 13 and 1.2e161 (`f64`) or 12 and 1.4e23 (`f32`, the
+/// gradient's square underflows) reported zero or non-unit normals. Both
+/// normals now go through `with_length`.
+#[test]
+fn flat_cones_and_lopsided_ellipsoids_give_unit_normals() {
+    use geom_prims::Cone;
+    let cone = Cone::<f32>::from_points(Point3::origin(), Point3::new(-12.5, -0.25, 0.0), 1e20);
+    let ray = Ray::new(Point3::new(-0.125, 0.0, -12.5), Vector3::new(1.5, -14.5, 0.0));
+    let flat = Cone::<f32>::from_points(
+        Point3::new(0.0, 0.0, 1.0),
+        Point3::new(0.0, -10000.0, 1750594900000.0),
+        9.671769e24,
+    );
+    let flat_ray = Ray::new(Point3::new(3.0, 0.0, 10.375), Vector3::new(10.375, 15.75, 1e-30));
+    let mut hits = 0;
+    for (shape, ray) in [(&cone, &ray), (&flat, &flat_ray)] {
+        for max_t in [0.0, f32::INFINITY] {
+            if let Some(hit) = shape.ray_cast_local(ray, max_t, false) {
+                hits += 1;
+                assert!(is_unit(&hit.normal), "{shape:?} {hit:?}");
+            }
+        }
+    }
+    assert!(hits > 0);
+    let ellipsoid = Ellipsoid::<f64>::new(Vector3::new(13.0, 1.2217640232283872e161, 0.0));
+    let ray = Ray::new(
+        Point3::new(-12.125, 0.0, 0.0),
+        Vector3::new(12.125, 5.625, 12.125),
+    );
+    let hit = ellipsoid.ray_cast_local(&ray, f64::INFINITY, false).unwrap();
+    assert!(is_unit(&hit.normal), "{hit:?}");
+    let ellipsoid = Ellipsoid::<f32>::new(Vector3::new(12.0, 0.0, 1.3570784e23));
+    let ray = Ray::new(Point3::origin(), Vector3::new(10.625, 7.875, -9.5));
+    let hit = ellipsoid.ray_cast_local(&ray, 0.0, false).unwrap();
+    assert!(is_unit(&hit.normal), "{hit:?}");
+    // The flat axis is y: a hit on the disk faces ±y.
+    assert_eq!(hit.normal.x.abs() + hit.normal.z.abs(), 0.0, "{hit:?}");
+}

@@ -92,8 +92,7 @@ impl<N: Real> HeightField<N> {
 
     /// The unit upward normal of triangle `half` of cell `(i, j)`.
     pub(crate) fn unit_normal(&self, i: usize, j: usize, half: usize) -> Vector3<N> {
-        let t = self.cell_triangle(i, j, half);
-        (t.b - t.a).cross(&(t.c - t.a)).normalize()
+        crate::heightfield::face_normal(&self.cell_triangle(i, j, half))
     }
 
     /// The triangle across edge `k` of triangle `half` of cell `(i, j)`:

@@ -9,7 +9,7 @@
 
 use geom_core::{GeomError, Real};
 use geom_prims::Triangle;
-use nalgebra::Point3;
+use nalgebra::{Point3, Vector3};
 
 use crate::active_edges::{ActiveEdges, DEFAULT_ACTIVE_EDGE_ANGLE_DEGREES};
 use crate::bits::Bits;
@@ -94,6 +94,23 @@ pub struct HeightField<N: Real> {
     pub(crate) active_edge_angle: N,
 }
 
+/// The largest magnitude of a coordinate of a heightfield's local box:
+/// `√max / 4` of the precision (about 4.6e18 in `f32`, 3.4e153 in `f64`).
+/// Beyond it, squared edge lengths and distances across the terrain
+/// overflow.
+pub fn max_coordinate<N: Real>() -> N {
+    N::max_value().unwrap().sqrt() * nalgebra::convert::<f64, N>(0.25)
+}
+
+/// The unit upward normal of a heightfield triangle: `(b − a) × (c − a)`
+/// through [`geom_prims::contact::try_unit`], which scales it first where
+/// its square leaves the normal range (cells near the float limits); `+y`
+/// when even the cross product underflows to zero.
+pub(crate) fn face_normal<N: Real>(triangle: &Triangle<N>) -> Vector3<N> {
+    let cross = (triangle.b - triangle.a).cross(&(triangle.c - triangle.a));
+    geom_prims::contact::try_unit(&cross).unwrap_or_else(Vector3::y)
+}
+
 /// The largest number of cells: triangle ids (`2·cell + 1`) and edge ids
 /// (`3·triangle + 2`) must fit a `u32` feature id.
 const MAX_CELLS: usize = (u32::MAX as usize) / 6;
@@ -123,7 +140,9 @@ impl<N: Real> HeightField<N> {
     /// edges. `Err` names the first bad value: fewer than 2 rows or
     /// columns (or more than 2³²/6 cells), `heights.len() != rows·cols`, a
     /// NaN or infinite height or origin coordinate, a cell size that is not
-    /// positive and finite, a flipped or hole cell index out of range, an
+    /// positive and finite, a terrain reaching beyond
+    /// ±[`max_coordinate`] (origin plus extent, or origin height plus a
+    /// height), a flipped or hole cell index out of range, an
     /// active-edge angle outside `[0, π]`.
     pub fn try_from_desc(desc: HeightFieldDesc<N>) -> Result<Self, GeomError> {
         const SHAPE: &str = "heightfield";
@@ -182,6 +201,32 @@ impl<N: Real> HeightField<N> {
                 "cell_size",
                 cell_size,
                 "must be finite and > 0",
+            ));
+        }
+        // Every coordinate of the local box within ±√max/4, so that squared
+        // distances and edge lengths across the terrain stay finite.
+        let limit = max_coordinate::<N>();
+        let far_x = origin.x.abs() + cell_size[0] * index_to_real::<N>(rows - 1);
+        let far_z = origin.z.abs() + cell_size[1] * index_to_real::<N>(cols - 1);
+        if far_x > limit || far_z > limit {
+            return Err(GeomError::invalid(
+                SHAPE,
+                "cell_size",
+                cell_size,
+                "must keep the terrain's far edge, |origin| + (samples − 1)·cell_size, \
+                 within √max/4 of the precision (`max_coordinate`)",
+            ));
+        }
+        if let Some((index, h)) = heights
+            .iter()
+            .enumerate()
+            .find(|(_, h)| origin.y.abs() + h.abs() > limit)
+        {
+            return Err(GeomError::invalid(
+                SHAPE,
+                "heights",
+                format_args!("{h:?} at index {index}"),
+                "must keep |origin.y| + |height| within √max/4 of the precision (`max_coordinate`)",
             ));
         }
         if !(active_edge_angle >= N::zero() && active_edge_angle <= N::pi()) {

@@ -22,6 +22,6 @@ pub(crate) mod test_support;
 
 pub use active_edges::DEFAULT_ACTIVE_EDGE_ANGLE_DEGREES;
 pub use character::{CharacterConfig, CharacterController};
-pub use heightfield::{HeightField, HeightFieldDesc, TriangleId};
+pub use heightfield::{HeightField, HeightFieldDesc, TriangleId, max_coordinate};
 pub use iter::TrianglesInAabb;
 pub use sweep::{Obstacle, sweep_heightfield, sweep_obstacles, sweep_shape};

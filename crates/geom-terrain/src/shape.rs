@@ -111,9 +111,10 @@ impl<N: Real> Shape<N> for HeightField<N> {
             return None;
         }
         if solid && self.contains_local_point(&ray.origin) {
-            let length = ray.dir.norm();
+            // Scaled first where `|dir|²` overflows or underflows.
+            let (dir, length) = geom_core::ray::with_length(&ray.dir);
             let normal = if length > N::zero() {
-                -ray.dir / length
+                -dir / length
             } else {
                 Vector3::zeros()
             };

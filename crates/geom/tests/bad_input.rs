@@ -377,6 +377,19 @@ fn every_invalid_parameter() -> Vec<Refusal> {
             "",
         ));
     }
+    // A terrain reaching beyond √max/4: squared edges would overflow.
+    cases.push(refusal(
+        HeightField::try_from_desc(HeightFieldDesc::new(o, [1e300, 1.0], 2, 2, vec![0.0; 4])),
+        "heightfield",
+        "cell_size",
+        "1e300",
+    ));
+    cases.push(refusal(
+        HeightField::try_from_desc(field(2, 2, vec![0.0, 0.0, 0.0, -1e200])),
+        "heightfield",
+        "heights",
+        "-1e200 at index 3",
+    ));
     for angle in [-0.1, 4.0, f64::NAN] {
         let mut desc = field(2, 2, vec![0.0; 4]);
         desc.active_edge_angle = angle;

@@ -12,7 +12,7 @@ pub use segment_triangle::{
 use crate::LaneOrd;
 use nalgebra::{Point3, SimdValue, Vector3};
 
-use crate::scalar::{Lane, Real};
+use crate::scalar::{Lane, Real, lit};
 
 /// The point of segment `a b` closest to `point`, and its parameter
 /// `s ∈ [0, 1]` (the point is `a + s (b - a)`).
@@ -73,18 +73,22 @@ pub fn closest_point_on_triangle<T: Lane>(
     let cp = point - c;
     let normal = ab.cross(&ac);
     let normal_squared = normal.norm_squared();
+    let has_plane = normal_squared.simd_gt(degenerate_normal_squared(&ab, &ac));
     // Signed sub-areas (times |n|): the barycentric numerators of the
     // plane projection. Each is formed from one edge and the point relative to
     // that edge's start, so no large coordinate enters.
     let area_a = normal.dot(&(c - b).cross(&bp));
     let area_b = normal.dot(&(a - c).cross(&cp));
     let area_c = normal.dot(&ab.cross(&ap));
-    let in_face =
-        area_a.simd_ge(zero) & area_b.simd_ge(zero) & area_c.simd_ge(zero) & normal_squared.simd_gt(zero);
+    let in_face = area_a.simd_ge(zero) & area_b.simd_ge(zero) & area_c.simd_ge(zero) & has_plane;
     // Projection onto the plane: remove the normal component of `ap` (the
-    // height is one dot product, accurate however far the plane is).
-    let height = normal.dot(&ap) / normal_squared;
-    let face_point = ap - normal * height;
+    // height is one dot product, accurate however far the plane is). The
+    // unit normal is scaled first where `|n|²` leaves the normal range, so
+    // no intermediate exceeds `|ap|` (a point near the float limit over a
+    // small triangle kept its digits but `n·ap / |n|²` overflowed).
+    let (scaled_normal, normal_length) = crate::ray::with_length(&normal);
+    let unit_normal = scaled_normal / normal_length;
+    let face_point = ap - unit_normal * unit_normal.dot(&ap);
     let inverse_area = one / (area_a + area_b + area_c);
     let face_weights = Vector3::new(
         area_a * inverse_area,
@@ -120,6 +124,20 @@ pub fn closest_point_on_triangle<T: Lane>(
     (a + relative, weights)
 }
 
+/// The largest `|ab × ac|²` that rounding alone can produce for edges
+/// `ab`, `ac`: `(8ε |ab| |ac|)²` (each component of the cross product is a
+/// difference of two products, each rounded). Below it the computed normal
+/// is noise (a sliver triangle whose vertices are nearly collinear) and
+/// projecting onto its "plane" can move a point of the triangle by the
+/// triangle's size; the point–triangle routines then answer from the
+/// edges. It overflows (and so refuses the face) only for edges beyond
+/// about `√max / (8ε)`.
+#[inline]
+fn degenerate_normal_squared<T: Lane>(ab: &Vector3<T>, ac: &Vector3<T>) -> T {
+    let bound = T::simd_default_epsilon() * lit::<T>(8.0);
+    bound * bound * ab.norm_squared() * ac.norm_squared()
+}
+
 /// [`closest_point_on_triangle`] for one scalar, bit for bit, with a branch
 /// on the region: the face region computes only the projection, the rest
 /// only the three edge candidates (the kernel computes both and selects).
@@ -141,12 +159,14 @@ pub fn closest_point_on_triangle_branching<N: Real>(
     let cp = point - c;
     let normal = ab.cross(&ac);
     let normal_squared = normal.norm_squared();
+    let has_plane = normal_squared > degenerate_normal_squared(&ab, &ac);
     let area_a = normal.dot(&(c - b).cross(&bp));
     let area_b = normal.dot(&(a - c).cross(&cp));
     let area_c = normal.dot(&ab.cross(&ap));
-    if area_a >= zero && area_b >= zero && area_c >= zero && normal_squared > zero {
-        let height = normal.dot(&ap) / normal_squared;
-        let face_point = ap - normal * height;
+    if area_a >= zero && area_b >= zero && area_c >= zero && has_plane {
+        let (scaled_normal, normal_length) = crate::ray::with_length(&normal);
+        let unit_normal = scaled_normal / normal_length;
+        let face_point = ap - unit_normal * unit_normal.dot(&ap);
         let inverse_area = one / (area_a + area_b + area_c);
         let face_weights = Vector3::new(
             area_a * inverse_area,

@@ -80,13 +80,25 @@ pub fn ray_cast_cone<T: Lane>(
         .norm_squared()
         .simd_le(radius * radius);
 
+    // The apex. A ray through the tip meets the lateral quadric in a double
+    // root there, and rounding can lose it (a discriminant a hair below
+    // zero, or a root a hair above the apex plane): an inside origin then
+    // had no exit. The tip itself counts as a crossing when the ray passes
+    // within rounding of it.
+    let t_apex = -from_apex.dot(&dir) / dir.norm_squared();
+    let apex_miss = from_apex + dir * t_apex;
+    let apex_tolerance = T::simd_default_epsilon() * lit::<T>(16.0) * (from_apex.amax() + height);
+    let through_apex = apex_miss.norm_squared().simd_le(apex_tolerance * apex_tolerance);
+
     // A convex solid: the entry is the first boundary crossing, the exit the last.
     let lateral_first = t_root_near
         .select(near_valid, infinity)
-        .lane_min(t_root_far.select(far_valid, infinity));
+        .lane_min(t_root_far.select(far_valid, infinity))
+        .lane_min(t_apex.select(through_apex, infinity));
     let lateral_last = t_root_near
         .select(near_valid, -infinity)
-        .lane_max(t_root_far.select(far_valid, -infinity));
+        .lane_max(t_root_far.select(far_valid, -infinity))
+        .lane_max(t_apex.select(through_apex, -infinity));
     let base_first = t_base.select(base_valid, infinity);
     let base_last = t_base.select(base_valid, -infinity);
     let first_is_base = base_first.simd_lt(lateral_first);
@@ -106,14 +118,18 @@ pub fn ray_cast_cone<T: Lane>(
     // Lateral normal: the gradient of ρ − (r/h)·y, (h ρ̂ − r û)/√(h² + r²).
     let hit_from_apex = from_apex + dir * t;
     let radial = hit_from_apex - axis_unit * hit_from_apex.dot(&axis_unit);
-    let radial_length = radial.norm();
-    let lateral_normal = (radial * (height / radial_length) - axis_unit * radius)
-        / (height * height + radius * radius).simd_sqrt();
-    // At the apex the gradient is undefined: report −û. A zero-radius cone is
+    // Scaled first where `|radial|²` leaves the normal range.
+    let (radial, radial_length) = geom_core::ray::with_length(&radial);
+    // Normalised through `with_length`: `h² + r²` overflows for a flat cone
+    // of radius ≥ √max.
+    let (gradient, gradient_length) =
+        geom_core::ray::with_length(&(radial * (height / radial_length) - axis_unit * radius));
+    let lateral_normal = gradient / gradient_length;
+    // At the apex (within rounding of it) the gradient is undefined: report −û. A zero-radius cone is
     // a segment with no surface direction: face the ray.
     let (scaled_dir, dir_length) = geom_core::ray::with_length(&dir);
     let facing_ray = -scaled_dir / dir_length;
-    let lateral_normal = lateral_normal.select(radial_length.simd_gt(zero), -axis_unit);
+    let lateral_normal = lateral_normal.select(radial_length.simd_gt(apex_tolerance), -axis_unit);
     let lateral_normal = lateral_normal.select(radius.simd_gt(zero), facing_ray);
     let normal = axis_unit.select(is_base, lateral_normal);
     let hit = LaneHit {

@@ -163,7 +163,7 @@ pub(crate) fn perpendicular<N: Real>(axis: &Vector3<N>, fallback: Vector3<N>) ->
 /// square root and a multiplication; otherwise `v` is first scaled by its
 /// largest component, so tiny (even subnormal) and huge vectors still have
 /// a direction.
-pub(crate) fn try_unit<N: Real>(v: &Vector3<N>) -> Option<Vector3<N>> {
+pub fn try_unit<N: Real>(v: &Vector3<N>) -> Option<Vector3<N>> {
     let squared = v.norm_squared();
     // Far above the subnormal range of `f32` (and so of `f64`): a component
     // whose square underflows is then below 10⁻¹⁰ of the length.

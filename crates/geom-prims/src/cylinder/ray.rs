@@ -111,7 +111,9 @@ pub fn ray_cast_cylinder<T: Lane>(
     // time: `t − t_start` would carry the rounding of the long `t`.
     let hit_from_p0 = from_p0 + dir * side_exit_local.select(inside, side_enter_local);
     let radial = hit_from_p0 - axis * (axis.dot(&hit_from_p0) / axis_squared);
-    let radial_length = radial.norm();
+    // Scaled first where `|radial|²` leaves the normal range (radii near
+    // the subnormal range or the square root of the largest float).
+    let (radial, radial_length) = geom_core::ray::with_length(&radial);
     let (scaled_dir, dir_length) = geom_core::ray::with_length(&dir);
     let facing_back = -scaled_dir / dir_length;
     // A zero radius has no radial direction: face the ray.

@@ -72,7 +72,9 @@ pub fn ray_cast_ellipsoid<T: Lane>(ray: &Ray<T>, radii: &Vector3<T>, max_t: T, s
         unit_hit.y * relative.x * relative.z,
         unit_hit.z * relative.x * relative.y,
     );
-    let gradient_length = gradient.norm();
+    // Scaled first where `|gradient|²` leaves the normal range (radii
+    // whose ratio is beyond √max, e.g. a zero, a 13 and a 1e161 radius).
+    let (gradient, gradient_length) = geom_core::ray::with_length(&gradient);
     let (scaled_dir, dir_length) = geom_core::ray::with_length(&ray.dir);
     let facing_ray = -scaled_dir / dir_length;
     let normal = (gradient / gradient_length).select(gradient_length.simd_gt(zero), facing_ray);

@@ -61,11 +61,7 @@ pub fn contact_heightfield_convex<N: Real>(
         if answer.is_err() {
             break;
         }
-        // A degenerate triangle (no normal) contributes nothing.
-        let Some(face_normal) = face_normal_of(&triangle) else {
-            out.truncate(first);
-            continue;
-        };
+        let face_normal = crate::heightfield::face_normal(&triangle);
         // The deepest rewritten contact of this triangle, if any.
         let mut rewritten_depth: Option<N> = None;
         for manifold in &out.as_slice()[first..] {
@@ -116,13 +112,6 @@ pub fn contact_heightfield_convex<N: Real>(
     candidates.clear();
     *out.candidates_mut() = candidates;
     answer
-}
-
-/// The unit upward normal of `triangle` (`None` when degenerate).
-fn face_normal_of<N: Real>(triangle: &Triangle<N>) -> Option<Vector3<N>> {
-    (triangle.b - triangle.a)
-        .cross(&(triangle.c - triangle.a))
-        .try_normalize(N::zero())
 }
 
 /// The terrain contact with `on_shape` along the face normal: the depth of

@@ -116,7 +116,7 @@ fn triangle_candidate<N: Real>(
     if closest.distance_squared > reach * reach {
         return None;
     }
-    let face_normal = (b - a).cross(&(c - a)).normalize();
+    let face_normal = crate::heightfield::face_normal(triangle);
     let on_segment = closest.point_on_segment;
     // The projection of `on_segment`, reused when the segment–triangle
     // routine made it (the same call on the same point).
