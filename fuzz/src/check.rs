@@ -16,6 +16,17 @@ pub fn is_unit<N: FuzzReal>(normal: &Vector3<N>) -> bool {
     finite(normal.iter()) && (normal.norm() - N::one()).abs() <= N::tolerance()
 }
 
+/// `|v|` without overflow or underflow of the squares (scaled by the
+/// largest component first when needed).
+pub fn length<N: FuzzReal>(v: &Vector3<N>) -> N {
+    let plain = v.norm();
+    let largest = v.amax();
+    if plain.is_finite() && plain > N::zero() || !(largest > N::zero() && largest.is_finite()) {
+        return plain;
+    }
+    largest * (v / largest).norm()
+}
+
 /// The largest finite coordinate magnitude among `points`, plus one: the
 /// scale of the absolute tolerances.
 pub fn scale<'a, N: FuzzReal>(points: impl IntoIterator<Item = &'a Point3<N>>) -> N {

@@ -141,7 +141,9 @@ impl<N: Real> Aabb<N> {
                 maxs[i] += low.max(high);
             }
         }
-        Aabb { mins, maxs }
+        // Opposite infinities (terms of both signs beyond the float limit)
+        // sum to NaN: that side is unbounded.
+        Aabb { mins, maxs }.unbounded_where_nan()
     }
 
     /// The parameter interval `[t_enter, t_exit]` where the ray is inside the

@@ -507,3 +507,213 @@ fn flat_cones_and_lopsided_ellipsoids_give_unit_normals() {
     // The flat axis is y: a hit on the disk faces ±y.
     assert_eq!(hit.normal.x.abs() + hit.normal.z.abs(), 0.0, "{hit:?}");
 }
+
+/// Found by `ray_cast` (`f64`, third round): a capsule with end points at
+/// `−f64::MAX` and radius 1e300, turned, had a box with a NaN bound: its
+/// local box reaches −∞ and +∞ on one axis, and the rotated terms summed to
+/// `∞ − ∞`. Such a side of the world box is now unbounded.
+#[test]
+fn capsule_at_the_float_limit_turned_has_a_box_without_nan() {
+    let max = f64::MAX;
+    let capsule = Capsule::from_points(
+        Point3::new(-max, -max, -max),
+        Point3::new(-max, -max, 1e-308),
+        1e300,
+    );
+    let rotation = UnitQuaternion::from_quaternion(Quaternion::new(
+        0.2931939109088333,
+        -0.05720856798221137,
+        -0.9081860167176055,
+        0.2931939109088333,
+    ));
+    for y in [-max, 14.125] {
+        let pose = Isometry3::from_parts(Translation3::new(0.0, y, 1e-15), rotation);
+        let aabb = capsule.aabb(&pose);
+        for i in 0..3 {
+            assert!(!aabb.mins[i].is_nan() && !aabb.maxs[i].is_nan(), "{aabb:?}");
+            assert!(aabb.mins[i] <= aabb.maxs[i], "{aabb:?}");
+        }
+    }
+}
+
+/// Found by `contact` (third round, most of its saved inputs): a box and a
+/// triangle apart but within the margin got "closest points" 7.7 apart for
+/// a margin of 6.75. `closest_points` answered from the SAT contact
+/// routine, whose separation is the largest axis separation (a bound) and
+/// whose points are not the closest ones. Convex pairs found apart now take
+/// the convex fallback's exact points. Checked against sampled distances.
+#[test]
+fn box_and_triangle_apart_within_the_margin_get_their_closest_points() {
+    use geom_core::dispatch::ClosestPoints;
+    let table = table::<f64>();
+    let cuboid = Cuboid::new(Vector3::new(10.625, 2.0, 0.0));
+    let triangle = Triangle::new(
+        Point3::new(10.875, 10.875, 10.875),
+        Point3::new(10.875, 10.875, 0.0),
+        Point3::new(10.875, 10.875, 0.0),
+    );
+    let rotation = UnitQuaternion::from_quaternion(Quaternion::new(
+        0.013191051060632654,
+        0.8574183189411225,
+        0.0,
+        0.5144509913646735,
+    ));
+    let pose_box = Isometry3::identity();
+    let pose_triangle = Isometry3::from_parts(Translation3::new(0.0, 4.125, 0.0), rotation);
+    let margin = 6.75;
+    let answer = table
+        .closest_points(&cuboid, &pose_box, &triangle, &pose_triangle, margin)
+        .unwrap();
+    // Sampled distance: the box's face points against the triangle's
+    // segment (b = c), both in world space.
+    let world_a = pose_triangle * triangle.a;
+    let world_b = pose_triangle * triangle.b;
+    let mut sampled = f64::INFINITY;
+    for i in 0..=400 {
+        let on_triangle = world_a + (world_b - world_a) * (i as f64 / 400.0);
+        let clamped = Point3::new(
+            on_triangle.x.clamp(-10.625, 10.625),
+            on_triangle.y.clamp(-2.0, 2.0),
+            0.0,
+        );
+        sampled = sampled.min((on_triangle - clamped).norm());
+    }
+    match answer {
+        ClosestPoints::WithinMargin { point_a, point_b } => {
+            let gap = (point_b - point_a).norm();
+            assert!(gap <= margin, "{gap}");
+            assert!(
+                gap <= sampled + 1e-9 && gap >= sampled - 0.05,
+                "{gap} vs sampled {sampled}"
+            );
+        }
+        ClosestPoints::Disjoint => assert!(sampled > margin - 1e-9, "{sampled}"),
+        ClosestPoints::Intersecting => panic!("apart by {sampled}"),
+    }
+}
+
+/// Found by `ray_cast` (third round): points on a capsule's or a cone's
+/// axis projected along the axis (to a point inside, 0.125 to 7.1 off the
+/// surface): what was left of their offset after removing its axial part
+/// was rounding, pointing anywhere. Such offsets now count as on the axis
+/// (any perpendicular). Expected distances from the shapes' geometry.
+#[test]
+fn points_on_a_capsule_or_cone_axis_project_onto_the_surface() {
+    use geom_prims::Cone;
+    fn check<N: Real + Into<f64>>(shape: &dyn Shape<N>, point: Point3<N>, expected: f64, tolerance: f64) {
+        let projection = shape
+            .closest_point(&Isometry3::identity(), &point, false)
+            .unwrap();
+        let moved: f64 = (projection.point - point).norm().into();
+        assert!(
+            (moved - expected).abs() <= tolerance,
+            "{shape:?} {point:?}: {projection:?}, moved {moved}"
+        );
+        let distance: f64 =
+            nalgebra::try_convert(shape.distance(&Isometry3::identity(), &projection.point).unwrap())
+                .unwrap();
+        assert!(
+            distance.abs() <= tolerance,
+            "{shape:?} {point:?}: {projection:?} off by {distance}"
+        );
+    }
+    check(
+        &Capsule::from_points(Point3::origin(), Point3::new(13.375f32, 0.0, 0.0), 0.125),
+        Point3::new(0.125, 0.0, 0.0),
+        0.125,
+        1e-6,
+    );
+    check(
+        &Capsule::from_points(Point3::origin(), Point3::new(13.375f64, 0.0, 0.0), 0.125),
+        Point3::new(0.125, 0.0, 0.0),
+        0.125,
+        1e-12,
+    );
+    // On a cone's axis at `a` from the apex: the side is a·r/√(h² + r²)
+    // away, the base h − a.
+    let cones = [
+        (
+            [13.125, 13.125, 13.125],
+            [0.0, 0.0, 0.0],
+            11.75,
+            [5.625, 5.625, 5.625],
+        ),
+        (
+            [-0.125, -0.125, -0.125],
+            [10.625, 10.625, 10.625],
+            10.625,
+            [10.625, 10.625, 10.625],
+        ),
+        (
+            [0.0, 0.0, 0.0],
+            [12.625, 12.625, 12.625],
+            12.625,
+            [0.375, 0.375, 0.375],
+        ),
+    ];
+    for (apex, base, radius, point) in cones {
+        let (apex, base, point) = (Point3::from(apex), Point3::from(base), Point3::from(point));
+        let height: f64 = (base - apex).norm();
+        let along: f64 = (point - apex).norm();
+        let expected = (along * radius / (height * height + radius * radius).sqrt()).min(height - along);
+        check(
+            &Cone::<f64>::from_points(apex, base, radius),
+            point,
+            expected,
+            1e-9,
+        );
+        check(
+            &Cone::<f32>::from_points(apex.cast(), base.cast(), radius as f32),
+            point.cast(),
+            expected,
+            1e-5 * height,
+        );
+    }
+}
+
+/// Found by `contact` (`f32`, third round): a box posed with a quaternion
+/// of length 1.0029 (nalgebra normalised it from subnormal components; an
+/// orientation integrated without renormalising drifts the same way) got a
+/// contact normal of length 1.0115: the routines rotate as if the
+/// quaternion were unit. The dispatcher now renormalises a drifted
+/// rotation first, so the answer is the renormalised pose's, bit for bit.
+#[test]
+fn drifted_rotation_is_renormalised_before_the_routines() {
+    let table = table::<f32>();
+    let thin = Cuboid::new(Vector3::new(2.0f32, 1e-12, 2.0));
+    let cube = Cuboid::new(Vector3::new(2.0f32, 2.0, 2.0));
+    let pose_thin = Isometry3::from_parts(
+        Translation3::new(2.0, 2.0, 2.0),
+        UnitQuaternion::from_quaternion(Quaternion::new(0.6354411, 0.6354411, 0.4368658, -0.03971507)),
+    );
+    let drifted = Quaternion::new(0.0f32, -3.8965987e-17, 0.0, -1.0028558);
+    let pose_cube = Isometry3::from_parts(
+        Translation3::new(0.0, 2.0, 0.0),
+        UnitQuaternion::new_unchecked(drifted),
+    );
+    let renormalised = Isometry3::from_parts(
+        Translation3::new(0.0, 2.0, 0.0),
+        UnitQuaternion::new_unchecked(drifted / drifted.norm()),
+    );
+    let (mut out, mut expected) = (ContactManifolds::new(), ContactManifolds::new());
+    table
+        .contact(&thin, &pose_thin, &cube, &pose_cube, 0.0, &mut out)
+        .unwrap();
+    table
+        .contact(&thin, &pose_thin, &cube, &renormalised, 0.0, &mut expected)
+        .unwrap();
+    assert!(out.points().count() > 0);
+    for ((normal, point), (expected_normal, expected_point)) in out.points().zip(expected.points()) {
+        assert!(is_unit(normal), "{normal:?}");
+        assert_eq!((normal, point.depth), (expected_normal, expected_point.depth));
+    }
+    // A zero quaternion has no rotation to renormalise to.
+    let zero = Isometry3::from_parts(
+        Translation3::identity(),
+        UnitQuaternion::new_unchecked(Quaternion::new(0.0, 0.0, 0.0, 0.0)),
+    );
+    assert!(matches!(
+        table.contact(&thin, &zero, &cube, &pose_cube, 0.0, &mut out),
+        Err(GeomError::NonFinite { .. })
+    ));
+}

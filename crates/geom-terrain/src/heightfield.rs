@@ -140,7 +140,8 @@ impl<N: Real> HeightField<N> {
     /// edges. `Err` names the first bad value: fewer than 2 rows or
     /// columns (or more than 2³²/6 cells), `heights.len() != rows·cols`, a
     /// NaN or infinite height or origin coordinate, a cell size that is not
-    /// positive and finite, a terrain reaching beyond
+    /// positive and finite or is below `1 / max_coordinate()` (2.2e-19 in
+    /// `f32`, 3e-154 in `f64`), a terrain reaching beyond
     /// ±[`max_coordinate`] (origin plus extent, or origin height plus a
     /// height), a flipped or hole cell index out of range, an
     /// active-edge angle outside `[0, π]`.
@@ -201,6 +202,16 @@ impl<N: Real> HeightField<N> {
                 "cell_size",
                 cell_size,
                 "must be finite and > 0",
+            ));
+        }
+        // Cells whose squared sizes are normal floats: below that, edge
+        // products underflow and the triangles' normals are noise.
+        if cell_size.iter().any(|s| *s < max_coordinate::<N>().recip()) {
+            return Err(GeomError::invalid(
+                SHAPE,
+                "cell_size",
+                cell_size,
+                "must be at least 4/√max of the precision (1 / `max_coordinate`), so that squared cell sizes are normal floats",
             ));
         }
         // Every coordinate of the local box within ±√max/4, so that squared

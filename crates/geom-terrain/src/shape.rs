@@ -89,6 +89,23 @@ impl<N: Real> HeightField<N> {
     }
 }
 
+/// The solid rule's answer for an origin on or below the surface: `t = 0`
+/// with normal `−dir/|dir|` (scaled first where `|dir|²` overflows or
+/// underflows; zero for a zero `dir`).
+fn solid_hit_at_origin<N: Real>(dir: &Vector3<N>) -> RayHit<N> {
+    let (dir, length) = geom_core::ray::with_length(dir);
+    let normal = if length > N::zero() {
+        -dir / length
+    } else {
+        Vector3::zeros()
+    };
+    RayHit {
+        t: N::zero(),
+        normal,
+        feature: geom_core::FeatureId::Unknown,
+    }
+}
+
 impl<N: Real> Shape<N> for HeightField<N> {
     fn kind(&self) -> ShapeKind {
         ShapeKind::HeightField
@@ -111,18 +128,7 @@ impl<N: Real> Shape<N> for HeightField<N> {
             return None;
         }
         if solid && self.contains_local_point(&ray.origin) {
-            // Scaled first where `|dir|²` overflows or underflows.
-            let (dir, length) = geom_core::ray::with_length(&ray.dir);
-            let normal = if length > N::zero() {
-                -dir / length
-            } else {
-                Vector3::zeros()
-            };
-            return Some(RayHit {
-                t: N::zero(),
-                normal,
-                feature: geom_core::FeatureId::Unknown,
-            });
+            return Some(solid_hit_at_origin(&ray.dir));
         }
         self.ray_cast_surface(ray, max_t)
     }
@@ -136,7 +142,18 @@ impl<N: Real> Shape<N> for HeightField<N> {
         let identity = pose.translation.vector == Vector3::zeros()
             && pose.rotation.quaternion().imag() == Vector3::zeros();
         if !identity {
-            return ray_cast_posed(self, pose, ray, max_t, solid);
+            // The solid rule on the world origin itself: the posed cast may
+            // restart a far ray next to the terrain's box, and the solid
+            // region (everything below the surface) reaches outside that
+            // box, so a restarted origin could be inside where the true
+            // origin is not.
+            if solid && ray.is_finite() && max_t >= N::zero() {
+                let local_origin = geom_core::PoseMatrix::new(pose).point_to_local(&ray.origin);
+                if self.contains_local_point(&local_origin) {
+                    return Some(solid_hit_at_origin(&ray.dir));
+                }
+            }
+            return ray_cast_posed(self, pose, ray, max_t, false);
         }
         let hit = self.ray_cast_local(ray, max_t, solid)?;
         // As `translated_hit_to_world` does with `t_start = 0`.

@@ -42,6 +42,10 @@ fn heightfield_beyond_the_square_root_limit_is_refused_by_name() {
         Err(GeomError::InvalidParameter { parameter, .. }) => parameter,
         other => panic!("accepted: {other:?}"),
     };
+    let parameter_f32 = |result: Result<HeightField<f32>, GeomError>| match result {
+        Err(GeomError::InvalidParameter { parameter, .. }) => parameter,
+        other => panic!("accepted: {other:?}"),
+    };
     let origin = Point3::new(0.0, 0.0, -7.875);
     let wide = HeightField::try_new(origin, [2.125, f64::MAX], 3, 4, vec![0.0; 12]);
     assert_eq!(parameter(wide), "cell_size");
@@ -51,6 +55,9 @@ fn heightfield_beyond_the_square_root_limit_is_refused_by_name() {
     assert_eq!(parameter(raised), "heights");
     let f32_wide = HeightField::<f32>::try_new(Point3::origin(), [1e20, 1e20], 5, 3, vec![0.0; 15]);
     assert!(f32_wide.is_err());
+    let f32_narrow =
+        HeightField::<f32>::try_new(Point3::origin(), [6.375, 2.5745995e-23], 5, 5, vec![0.0; 25]);
+    assert_eq!(parameter_f32(f32_narrow), "cell_size");
     // (rows − 1)·dx exactly at the limit is accepted.
     let limit = max_coordinate::<f64>();
     assert!(limit > 3.3e153 && limit < 3.4e153);
@@ -62,7 +69,8 @@ fn heightfield_beyond_the_square_root_limit_is_refused_by_name() {
 /// cross product of 1e24, whose square overflows `f32`) and one of
 /// 6.4 × 2.6e-23 cells (a square that underflows) gave zero or 1.006-long
 /// contact normals: the face normal was `n / |n|` unscaled. Now through
-/// one helper that scales first.
+/// one helper that scales first; cells below `1 / max_coordinate` (the
+/// 2.6e-23 one) are refused since, and the narrowest accepted ones work.
 #[test]
 fn heightfields_with_huge_or_tiny_cells_give_unit_contact_normals() {
     use geom_core::ContactManifolds;
@@ -79,7 +87,7 @@ fn heightfields_with_huge_or_tiny_cells_give_unit_contact_normals() {
         (
             HeightField::new(
                 Point3::new(0.0, 0.5, 0.0),
-                [6.375f32, 2.5745995e-23],
+                [6.375f32, 2.5e-19],
                 5,
                 5,
                 vec![0.0; 25],
@@ -157,4 +165,97 @@ fn heightfield_queries_with_values_near_the_float_limit_stay_finite() {
         .unwrap();
     assert_eq!(hit.t, 0.0);
     assert!((hit.normal + Vector3::y()).norm() < 1e-15, "{hit:?}");
+}
+
+/// Found by `contact` (`f32`, third round): a sphere-shaped ellipsoid
+/// resting on a heightfield with holes got a zero contact normal at a
+/// vertex: GJK's witness points rounded to one point while its distance was
+/// 2.8e-8, and the normal was their difference. GJK's own direction is
+/// used then.
+#[test]
+fn ellipsoid_touching_a_heightfield_vertex_gets_a_unit_normal() {
+    use geom_core::ContactManifolds;
+    use geom_prims::Ellipsoid;
+    use geom_terrain::{HeightField, HeightFieldDesc};
+    use nalgebra::{Quaternion, Translation3, UnitQuaternion};
+    let mut desc = HeightFieldDesc::new(Point3::new(0.0f32, 0.0, 0.5), [0.5, 0.5], 5, 5, vec![0.5; 25]);
+    desc.flipped_cells = (0..16).filter(|i| (135u32 >> i) & 1 == 1).collect();
+    desc.hole_cells = (0..16).filter(|i| (211u32 >> i) & 1 == 1).collect();
+    let field = HeightField::try_from_desc(desc).unwrap();
+    let ellipsoid = Ellipsoid::new(Vector3::new(0.5f32, 0.5, 0.5));
+    let rotation =
+        UnitQuaternion::new_unchecked(Quaternion::new(0.9247498, 0.1729548, 0.29156658, 0.1729548));
+    let pose = Isometry3::from_parts(Translation3::new(0.5, 0.5, 0.5), rotation);
+    let mut out = ContactManifolds::new();
+    table()
+        .contact(
+            &field,
+            &Isometry3::translation(1e-12, 0.0, 0.0),
+            &ellipsoid,
+            &pose,
+            0.5,
+            &mut out,
+        )
+        .unwrap();
+    assert!(out.points().count() > 0);
+    for (normal, point) in out.points() {
+        assert!((normal.norm() - 1.0).abs() < 1e-6, "{normal:?} {point:?}");
+    }
+}
+
+/// Found by `ray_cast` (third round, 5 saved inputs): a solid cast at a
+/// posed heightfield from outside its x–z extent, below the surface
+/// height, hit at `t > 0` with the "origin inside" normal, off the surface
+/// by up to 13.5. The posed cast restarts a far ray next to the terrain's
+/// box, and the terrain's solid (everything below the surface) reaches
+/// outside that box: the restart point was inside. The solid rule now looks
+/// at the true origin only. Checked against the same cast in the local
+/// frame, which is never restarted.
+#[test]
+fn posed_heightfield_solid_casts_apply_the_solid_rule_at_the_true_origin() {
+    use geom_core::{Ray, Shape};
+    use geom_terrain::HeightField;
+    let field = HeightField::<f64>::new(
+        Point3::new(0.375, 0.375, 0.375),
+        [0.375, 0.375],
+        3,
+        3,
+        vec![0.125, -16.0, 0.0, 0.375, 0.375, 0.375, 0.375, 0.375, 0.375],
+    );
+    let pose = Isometry3::from_parts(
+        nalgebra::Translation3::new(-1.0, 0.375, 4.25),
+        nalgebra::UnitQuaternion::from_euler_angles(std::f64::consts::FRAC_PI_2, 0.0, 0.0),
+    );
+    // The found ray, then rays from beside and below the terrain (outside
+    // its x–z extent) up through its surface from underneath.
+    let mut rays = vec![Ray::new(Point3::origin(), Vector3::new(0.0, 0.0, 0.375))];
+    for k in 0..200 {
+        // Far below, a hair outside the z extent, climbing steeply into it:
+        // the ray is under the surface long before it nears the box.
+        let x = 0.4 + 0.7 * (k as f64 / 200.0);
+        let origin = Point3::new(x, -200.0 - k as f64, 0.375 - 1e-6);
+        let dir = Vector3::new(0.0, 1.0, 1e-5);
+        rays.push(Ray::new(pose * origin, pose * dir));
+    }
+    let mut surface_hits = 0;
+    for ray in rays {
+        let Some(hit) = field.ray_cast(&pose, &ray, f64::INFINITY, true) else {
+            continue;
+        };
+        let local_origin = pose.inverse_transform_point(&ray.origin);
+        if hit.t == 0.0 {
+            // Only an origin on or below the surface hits at once.
+            assert!(
+                field.distance_local(&local_origin).unwrap() <= 1e-12,
+                "{ray:?}: {hit:?}"
+            );
+        } else {
+            // Anything later is on the surface.
+            let point = ray.origin + ray.dir * hit.t;
+            let off = field.distance(&pose, &point).unwrap();
+            assert!(off.abs() <= 1e-9, "{ray:?}: {hit:?} off the surface by {off}");
+            surface_hits += 1;
+        }
+    }
+    assert!(surface_hits > 10, "{surface_hits}");
 }

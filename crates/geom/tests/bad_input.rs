@@ -314,6 +314,32 @@ fn every_invalid_parameter() -> Vec<Refusal> {
         "base",
         "[1.0, 0.0, 0.0]",
     ));
+    // Axes whose squared length overflows or underflows, and sizes whose
+    // products in the kernels overflow.
+    cases.push(refusal(
+        Cone::try_from_points(Point3::new(-1e300, 0.0, 0.0), Point3::new(1e300, 0.0, 0.0), 1.0),
+        "cone",
+        "base",
+        "1e300",
+    ));
+    cases.push(refusal(
+        Cone::try_from_points(o, Point3::new(1e-200, 0.0, 0.0), 0.0),
+        "cone",
+        "base",
+        "1e-200",
+    ));
+    cases.push(refusal(
+        Cone::try_from_points(o, x, 1e200),
+        "cone",
+        "radius",
+        "1e200",
+    ));
+    cases.push(refusal(
+        Cylinder::try_from_points(o, Point3::new(1e100, 0.0, 0.0), 1e100),
+        "cylinder",
+        "radius",
+        "1e100",
+    ));
     for bad in [-0.5, f64::NAN, f64::INFINITY] {
         for axis in 0..3 {
             let mut v = Vector3::new(1.0, 2.0, 3.0);
@@ -377,6 +403,12 @@ fn every_invalid_parameter() -> Vec<Refusal> {
             "",
         ));
     }
+    cases.push(refusal(
+        HeightField::try_from_desc(HeightFieldDesc::new(o, [1.0, 1e-200], 2, 2, vec![0.0; 4])),
+        "heightfield",
+        "cell_size",
+        "1e-200",
+    ));
     // A terrain reaching beyond √max/4: squared edges would overflow.
     cases.push(refusal(
         HeightField::try_from_desc(HeightFieldDesc::new(o, [1e300, 1.0], 2, 2, vec![0.0; 4])),

@@ -26,7 +26,8 @@
 //!
 //! Inputs are checked before any routine runs: a NaN or infinite pose is
 //! [`GeomError::NonFinite`], a negative or NaN margin is
-//! [`GeomError::InvalidParameter`]. Routines themselves never fail on valid
+//! [`GeomError::InvalidParameter`], and a rotation whose quaternion has
+//! drifted from unit length is renormalised. Routines themselves never fail on valid
 //! input; an answer that overflowed (shapes near the largest float) is
 //! refused with [`GeomError::NonFinite`] rather than returned with inf or
 //! NaN in it.
@@ -282,11 +283,31 @@ fn all_finite<'a, N: Real>(values: impl IntoIterator<Item = &'a N>) -> bool {
     values.into_iter().all(|v| v.is_finite())
 }
 
-fn check_pose<N: Real>(pose: &Isometry3<N>, input: &'static str) -> Result<(), GeomError> {
+/// `pose` checked for the routines: every number finite (else
+/// [`GeomError::NonFinite`] naming `input`), and the rotation's quaternion
+/// renormalised when its squared length is off 1 by more than 16ε (an
+/// orientation that drifted under integration, or one normalised from
+/// subnormal components): the routines rotate with it as if it were a unit
+/// quaternion. A unit quaternion passes unchanged, bit for bit.
+fn checked_pose<N: Real>(pose: &Isometry3<N>, input: &'static str) -> Result<Isometry3<N>, GeomError> {
     let finite = pose.translation.vector.iter().all(|v| v.is_finite())
         && pose.rotation.coords.iter().all(|v| v.is_finite());
-    if finite {
-        Ok(())
+    if !finite {
+        return Err(GeomError::NonFinite { input });
+    }
+    let squared = pose.rotation.coords.norm_squared();
+    let drift = N::default_epsilon() * nalgebra::convert::<f64, N>(16.0);
+    if (squared - N::one()).abs() <= drift {
+        return Ok(*pose);
+    }
+    // Scaled by the largest component first, so that neither tiny nor huge
+    // components lose the direction to underflow or overflow.
+    let largest = pose.rotation.coords.amax();
+    let scaled = pose.rotation.coords / largest;
+    let unit = scaled / scaled.norm();
+    if largest > N::zero() && unit.iter().all(|v| v.is_finite()) {
+        let rotation = nalgebra::UnitQuaternion::new_unchecked(nalgebra::Quaternion::from(unit));
+        Ok(Isometry3::from_parts(pose.translation, rotation))
     } else {
         Err(GeomError::NonFinite { input })
     }
@@ -416,8 +437,12 @@ impl<N: Real> DispatchTable<N> {
     /// `a` to `b` and whose points have depth `>= -margin` (positive depth
     /// is overlap). Once `out` is warm, built-in routines allocate nothing.
     ///
-    /// Errors: [`GeomError::NonFinite`] for a NaN or infinite pose, or
-    /// when the answer would not be finite (shapes near the overflow limit
+    /// A pose whose quaternion has drifted from unit length (|q|² off 1 by
+    /// more than 16ε) is renormalised before any routine sees it; a unit
+    /// one is used as given.
+    ///
+    /// Errors: [`GeomError::NonFinite`] for a NaN or infinite pose (or a
+    /// zero quaternion), or when the answer would not be finite (shapes near the overflow limit
     /// of the precision); [`GeomError::InvalidParameter`] for a negative
     /// or NaN margin; [`GeomError::Unsupported`] when no routine applies.
     pub fn contact(
@@ -446,8 +471,8 @@ impl<N: Real> DispatchTable<N> {
         margin: N,
         out: &mut ContactManifolds<N>,
     ) -> Result<(), GeomError> {
-        check_pose(pose_a, "pose_a")?;
-        check_pose(pose_b, "pose_b")?;
+        let pose_a = &checked_pose(pose_a, "pose_a")?;
+        let pose_b = &checked_pose(pose_b, "pose_b")?;
         check_margin(margin, "margin")?;
         let first = out.len();
         let swapped = |routine: &ContactRoutine<N>, out: &mut ContactManifolds<N>| {
@@ -507,7 +532,10 @@ impl<N: Real> DispatchTable<N> {
     /// overlap or touch.
     ///
     /// Shapes with only a contact routine are answered through it, with
-    /// `max_distance` as margin and a scratch buffer allocated per call.
+    /// `max_distance` as margin and a scratch buffer allocated per call;
+    /// when that routine finds convex shapes apart within the margin, the
+    /// points come from the convex fallback (GJK), since a contact
+    /// routine's separation can be a bound rather than the distance.
     /// Errors as for [`DispatchTable::contact`].
     pub fn closest_points(
         &self,
@@ -540,8 +568,8 @@ impl<N: Real> DispatchTable<N> {
         pose_b: &Isometry3<N>,
         max_distance: N,
     ) -> Result<ClosestPoints<N>, GeomError> {
-        check_pose(pose_a, "pose_a")?;
-        check_pose(pose_b, "pose_b")?;
+        let pose_a = &checked_pose(pose_a, "pose_a")?;
+        let pose_b = &checked_pose(pose_b, "pose_b")?;
         check_margin(max_distance, "max_distance")?;
         if let Some(entry) = self.closest.get(a.kind(), b.kind()) {
             return if entry.swap {
@@ -565,6 +593,21 @@ impl<N: Real> DispatchTable<N> {
             .reduce(|best, p| if p.depth > best.depth { p } else { best });
         Ok(match deepest {
             Some(point) if point.depth >= N::zero() => ClosestPoints::Intersecting,
+            // Apart: a contact routine's separation may be a bound rather
+            // than the distance (the SAT routines report the largest axis
+            // separation), so convex pairs take the exact answer of the
+            // convex fallback where it applies (not to half-spaces, which
+            // have no support point).
+            Some(_)
+                if a.is_convex()
+                    && b.is_convex()
+                    && let Some(Ok(answer)) = self
+                        .convex_closest
+                        .as_ref()
+                        .map(|fallback| fallback(a, pose_a, b, pose_b, max_distance)) =>
+            {
+                answer
+            }
             Some(point) => ClosestPoints::WithinMargin {
                 point_a: point.point_a,
                 point_b: point.point_b,

@@ -1,7 +1,7 @@
 //! Closest point of the solid capsule.
 
 use geom_core::distance::closest_point_on_segment;
-use geom_core::{Lane, LaneProjection};
+use geom_core::{Lane, LaneProjection, lit};
 use nalgebra::{Point3, SimdValue, Vector3};
 
 use crate::basis::orthonormal_basis;
@@ -32,13 +32,17 @@ pub fn project_point_capsule<T: Lane>(
     let axis_squared = axis.norm_squared();
     let beside = s.simd_gt(zero) & s.simd_lt(T::one()) & axis_squared.simd_gt(zero);
     let radial = offset - axis * (offset.dot(&axis) / axis_squared);
+    // What is left of an offset that was only axial rounding is rounding
+    // too (about ε |offset|, still along the axis): no direction.
+    let axial_noise = offset.norm() * T::simd_default_epsilon() * lit::<T>(4.0);
+    let has_direction = !beside | radial.norm().simd_gt(axial_noise);
     let offset = radial.select(beside, offset);
     let distance_squared = offset.norm_squared();
     let distance = distance_squared.simd_sqrt();
     let axis_length = axis.norm();
     let (perpendicular, _) = orthonormal_basis(&(axis / axis_length));
     let fallback = perpendicular.select(axis_length.simd_gt(zero), Vector3::new(T::one(), zero, zero));
-    let outward = (offset / distance).select(distance.simd_gt(zero), fallback);
+    let outward = (offset / distance).select(distance.simd_gt(zero) & has_direction, fallback);
     LaneProjection {
         point: a + (nearest_on_axis.coords + outward * radius),
         inside: distance_squared.simd_le(radius * radius),

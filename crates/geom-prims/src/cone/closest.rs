@@ -1,6 +1,6 @@
 //! Closest point of the solid capped cone.
 
-use geom_core::{Lane, LaneProjection, distance::closest_point_on_segment};
+use geom_core::{Lane, LaneProjection, distance::closest_point_on_segment, lit};
 use nalgebra::{Point3, SimdValue, Vector3};
 
 use super::{cone_axis, inside_cone};
@@ -31,7 +31,11 @@ pub fn project_point_cone<T: Lane>(
     let radial_vector = from_apex - axis_unit * axial;
     let radial = radial_vector.norm();
     let (any_perpendicular, _) = orthonormal_basis(&axis_unit);
-    let radial_unit = (radial_vector / radial).select(radial.simd_gt(zero), any_perpendicular);
+    // A point on the axis (within rounding: the radial part of its offset
+    // is then about ε |offset| of noise, pointing anywhere, even along the
+    // axis) takes any perpendicular.
+    let radial_noise = from_apex.norm() * T::simd_default_epsilon() * lit::<T>(4.0);
+    let radial_unit = (radial_vector / radial).select(radial.simd_gt(radial_noise), any_perpendicular);
 
     // The half-plane: x axial from the apex, y radial.
     let query = Point3::new(axial, radial, zero);

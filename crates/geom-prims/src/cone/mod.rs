@@ -43,8 +43,11 @@ impl<N: Real> Cone<N> {
     /// The cone from `apex` to the base disk centred at `base` with `radius`.
     ///
     /// `Err` names `apex` or `base` when a coordinate is not finite, `base`
-    /// when it equals `apex` (a zero-length axis has no direction), and
-    /// `radius` when it is negative, NaN or infinite.
+    /// when it equals `apex` (a zero-length axis has no direction) or when
+    /// the squared axis length underflows or overflows, and `radius` when it
+    /// is negative, NaN or infinite or when the squared slope
+    /// `(radius / height)²` overflows (a cone flatter than the precision
+    /// can describe).
     pub fn try_from_points(apex: Point3<N>, base: Point3<N>, radius: N) -> Result<Self, GeomError> {
         let apex_coords: [N; 3] = crate::check_finite("cone", "apex", apex.coords.into())?;
         let base_coords: [N; 3] = crate::check_finite("cone", "base", base.coords.into())?;
@@ -58,6 +61,25 @@ impl<N: Real> Cone<N> {
             ));
         }
         let _ = apex_coords;
+        let axis_squared = (base - apex).norm_squared();
+        if axis_squared == N::zero() || !axis_squared.is_finite() {
+            return Err(GeomError::invalid(
+                "cone",
+                "base",
+                base_coords,
+                "must be apart from apex by a length whose square is a normal float (it underflows or overflows)",
+            ));
+        }
+        // The kernels square the slope r/h.
+        let slope = radius / axis_squared.sqrt();
+        if !(slope * slope).is_finite() {
+            return Err(GeomError::invalid(
+                "cone",
+                "radius",
+                radius,
+                "is too large for the axis length (the squared slope radius/height overflows)",
+            ));
+        }
         Ok(Cone { apex, base, radius })
     }
 

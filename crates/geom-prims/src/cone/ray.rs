@@ -120,10 +120,12 @@ pub fn ray_cast_cone<T: Lane>(
     let radial = hit_from_apex - axis_unit * hit_from_apex.dot(&axis_unit);
     // Scaled first where `|radial|²` leaves the normal range.
     let (radial, radial_length) = geom_core::ray::with_length(&radial);
-    // Normalised through `with_length`: `h² + r²` overflows for a flat cone
-    // of radius ≥ √max.
-    let (gradient, gradient_length) =
-        geom_core::ray::with_length(&(radial * (height / radial_length) - axis_unit * radius));
+    // With `h` and `r` divided by the larger of the two, so that no term
+    // overflows (`h² + r²` does for a radius ≥ √max), then normalised.
+    let larger = height.lane_max(radius);
+    let (gradient, gradient_length) = geom_core::ray::with_length(
+        &((radial / radial_length) * (height / larger) - axis_unit * (radius / larger)),
+    );
     let lateral_normal = gradient / gradient_length;
     // At the apex (within rounding of it) the gradient is undefined: report −û. A zero-radius cone is
     // a segment with no surface direction: face the ray.

@@ -40,7 +40,8 @@ impl<N: Real> Cylinder<N> {
     /// The cylinder with cap centres `p0`, `p1` and `radius`. `Err` names a
     /// non-finite `p0` or `p1`, a `p1` equal to `p0` (zero-length axis, or
     /// one whose squared length underflows or overflows), or a negative,
-    /// NaN or infinite `radius`.
+    /// NaN or infinite `radius`, or one for which `radius² · |p1 − p0|²`
+    /// overflows.
     pub fn try_from_points(p0: Point3<N>, p1: Point3<N>, radius: N) -> Result<Self, GeomError> {
         crate::check_finite("cylinder", "p0", <[N; 3]>::from(p0.coords))?;
         crate::check_finite("cylinder", "p1", <[N; 3]>::from(p1.coords))?;
@@ -60,6 +61,15 @@ impl<N: Real> Cylinder<N> {
                 "p1",
                 <[N; 3]>::from(p1.coords),
                 "is too far from p0 (the squared axis length overflows)",
+            ));
+        }
+        // The kernels square `radius · |axis|`.
+        if !(radius * radius * axis_squared).is_finite() {
+            return Err(GeomError::invalid(
+                "cylinder",
+                "radius",
+                radius,
+                "is too large for the axis length (radius² · |p1 − p0|² overflows)",
             ));
         }
         Ok(Cylinder { p0, p1, radius })

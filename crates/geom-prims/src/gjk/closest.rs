@@ -41,6 +41,9 @@ pub(crate) enum CoreOutcome<N: Real> {
         distance: N,
         point_a: Point3<N>,
         point_b: Point3<N>,
+        /// `−v`: from `a`'s core towards `b`'s (not normalised), the
+        /// direction when the witness points round to one point.
+        direction: Vector3<N>,
     },
     /// The cores overlap or touch; `simplex[..len]` holds (or comes within
     /// the touching tolerance of) the origin, at the given witness points.
@@ -104,6 +107,7 @@ pub(crate) fn gjk_cores<N: Real>(pair: &MinkowskiPair<N>, max_distance: N) -> Re
             distance: v.norm(),
             point_a,
             point_b,
+            direction: -*v,
         }
     };
     loop {

@@ -119,11 +119,20 @@ fn check_limit<N: Real>(value: N, parameter: &'static str) -> Result<(), GeomErr
 /// points, so their difference carries rounding of a few `ε` times the
 /// shapes' size, and for cores a hair apart its length differs from
 /// `distance` by far more than rounding (`1e-11` relative was seen).
-fn unit_normal<N: Real>(point_a: &Point3<N>, point_b: &Point3<N>, distance: N) -> Vector3<N> {
+/// When the two witness points round to one point (cores apart by a few
+/// ulps of their coordinates), GJK's own direction `−v` is used.
+fn unit_normal<N: Real>(
+    point_a: &Point3<N>,
+    point_b: &Point3<N>,
+    direction: &Vector3<N>,
+    distance: N,
+) -> Vector3<N> {
     // `try_unit` scales first: a plain `between / |between|` is not unit
     // when the squares underflow (cores 1e-22 apart in `f32`) or overflow.
     let between = point_b - point_a;
-    try_unit(&between).unwrap_or(between / distance)
+    try_unit(&between)
+        .or_else(|| try_unit(direction))
+        .unwrap_or(between / distance)
 }
 
 /// The distance and closest points of two convex shapes, by GJK on their
@@ -165,9 +174,10 @@ pub fn gjk_closest_points<N: Real>(
             distance,
             point_a,
             point_b,
+            direction,
         } => {
             let gap = distance - radius;
-            let normal = unit_normal(&point_a, &point_b, distance);
+            let normal = unit_normal(&point_a, &point_b, &direction, distance);
             let surface_a = point_a + normal * pair.radius_a();
             let surface_b = point_b - normal * pair.radius_b();
             if gap <= N::zero() {
@@ -228,9 +238,10 @@ pub fn penetration<N: Real>(
             distance,
             point_a,
             point_b,
+            direction,
         } => (
             -distance,
-            unit_normal(&point_a, &point_b, distance),
+            unit_normal(&point_a, &point_b, &direction, distance),
             point_a,
             point_b,
             gjk.converged,
