@@ -165,7 +165,7 @@ fn mixed_lines_get_one_answer_each_in_order() {
     // 7: the shape's own validation message.
     assert_eq!(
         answers[6]["error"],
-        "sphere: radius = -1.0 is invalid (must be finite and >= 0)"
+        "sphere: radius = -1.0 is invalid (must be finite, >= 0 and <= √max/4 of the precision (geom_core::max_size))"
     );
 
     // The blank line 8 is skipped, but still counted in line numbers.

@@ -40,7 +40,7 @@ pub use error::GeomError;
 pub use pose::{LocalRay, PoseMatrix};
 pub use projection::{LaneProjection, PointProjection};
 pub use ray::{FeatureId, LaneHit, Ray, RayHit};
-pub use scalar::{Lane, LaneOrd, Real, all_finite, lit};
+pub use scalar::{Lane, LaneOrd, Real, all_finite, lit, max_size};
 pub use shape::{LaneShape, Shape, ShapeKind};
 
 pub use nalgebra;

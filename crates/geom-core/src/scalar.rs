@@ -56,6 +56,15 @@ pub fn lit<T: SimdRealField>(value: f64) -> T {
     nalgebra::convert::<f64, T>(value)
 }
 
+/// The largest size a shape may have (a radius, a half extent, a
+/// heightfield coordinate): `√max / 4` of the precision, about 4.6e18 in
+/// `f32` and 3.4e153 in `f64`. Below it, squared sizes and sums of a few
+/// of them are finite, which the kernels rely on; constructors refuse
+/// larger sizes, naming the parameter.
+pub fn max_size<N: Real>() -> N {
+    N::max_value().map_or_else(N::one, |max| max.sqrt() * nalgebra::convert::<f64, N>(0.25))
+}
+
 /// Lanes where every component of `v` is finite (`x · 0` is NaN for NaN
 /// and infinities, zero otherwise). Kernels whose arithmetic alone would
 /// turn an infinite `dir` into a finite `t = 0` mask their answer with it.

@@ -69,22 +69,28 @@ pub(crate) fn direction_across_axis<N: geom_core::Real>(
     (across_length > noise && across_length.is_finite()).then(|| across / across_length)
 }
 
-/// Checks that a constructor parameter is finite and not negative.
+/// Checks that a size (a radius) is finite, not negative and at most
+/// [`geom_core::max_size`].
 pub(crate) fn check_non_negative<N: geom_core::Real>(
     shape: &'static str,
     parameter: &'static str,
     value: N,
 ) -> Result<N, geom_core::GeomError> {
-    if value.is_finite() && value >= N::zero() {
+    if is_size(value) {
         Ok(value)
     } else {
-        Err(geom_core::GeomError::invalid(
-            shape,
-            parameter,
-            value,
-            "must be finite and >= 0",
-        ))
+        Err(geom_core::GeomError::invalid(shape, parameter, value, SIZE_RULE))
     }
+}
+
+/// The rule every size of a shape follows.
+pub(crate) const SIZE_RULE: &str =
+    "must be finite, >= 0 and <= √max/4 of the precision (geom_core::max_size)";
+
+/// Whether `value` is a valid size: finite, `>= 0`, at most
+/// [`geom_core::max_size`].
+pub(crate) fn is_size<N: geom_core::Real>(value: N) -> bool {
+    value >= N::zero() && value <= geom_core::max_size()
 }
 
 /// Checks that every coordinate of a point or vector is finite.

@@ -152,7 +152,7 @@ mod tests {
         assert!(Sphere::try_new(f64::NAN).is_err());
         assert_eq!(
             Sphere::try_new(-2.5f32).unwrap_err().to_string(),
-            "sphere: radius = -2.5 is invalid (must be finite and >= 0)"
+            "sphere: radius = -2.5 is invalid (must be finite, >= 0 and <= √max/4 of the precision (geom_core::max_size))"
         );
     }
 

@@ -40,10 +40,15 @@ fn finite_contacts<N: Real>(a: &dyn Shape<N>, b: &dyn Shape<N>) -> ContactManifo
 }
 
 /// Found by `ray_cast` (`f32`): the box of an ellipsoid with radii
-/// `[0, f32::MAX, 5]` was all NaN.
+/// `[0, f32::MAX, 5]` was all NaN. The constructor refuses such radii
+/// since (`geom_core::max_size`); built field by field, the shape still
+/// gets a box.
 #[test]
 fn ellipsoid_as_tall_as_the_largest_f32_has_a_box() {
-    let ellipsoid = Ellipsoid::new(Vector3::new(0.0f32, f32::MAX, 5.0));
+    assert!(Ellipsoid::try_new(Vector3::new(0.0f32, f32::MAX, 5.0)).is_err());
+    let ellipsoid = Ellipsoid {
+        radii: Vector3::new(0.0f32, f32::MAX, 5.0),
+    };
     let aabb = ellipsoid.aabb(&Isometry3::identity());
     assert_eq!(
         (aabb.mins.x, aabb.maxs.x, aabb.maxs.y, aabb.maxs.z),
@@ -52,11 +57,17 @@ fn ellipsoid_as_tall_as_the_largest_f32_has_a_box() {
 }
 
 /// Found by `ray_cast` (`f64`): a capsule of radius 1e308 at y = −1e308
-/// reaches −∞; its box was all NaN.
+/// reaches −∞; its box was all NaN. (Refused by the constructor since;
+/// built field by field here.)
 #[test]
 fn capsule_reaching_past_the_largest_f64_has_a_box() {
     let end = Point3::new(1e-15, -1e308, -9.5);
-    let capsule = Capsule::from_points(end, end, 1e308);
+    assert!(Capsule::try_from_points(end, end, 1e308).is_err());
+    let capsule = Capsule {
+        a: end,
+        b: end,
+        radius: 1e308,
+    };
     let aabb = capsule.aabb(&Isometry3::identity());
     assert!(
         aabb.mins
@@ -131,17 +142,19 @@ fn point_sphere_on_a_1e_22_triangle_gets_a_unit_normal() {
 
 /// Found by `contact`: two spheres of radius 1e308 at one place overlap by
 /// 2e308, which is not an `f64`: the table refuses the answer instead of
-/// returning an infinite depth.
+/// returning an infinite depth. (The constructor refuses such radii since;
+/// built field by field here, the table still refuses the answer.)
 #[test]
 fn overlap_beyond_the_largest_float_is_refused() {
-    let big = Sphere::new(1e308);
+    assert!(Sphere::try_new(1e308).is_err());
+    let big = Sphere { radius: 1e308 };
     let pose = Isometry3::identity();
     let mut out = ContactManifolds::new();
     let answer = table::<f64>().contact(&big, &pose, &big, &pose, 0.0, &mut out);
     assert!(matches!(answer, Err(GeomError::NonFinite { .. })), "{answer:?}");
     assert!(out.is_empty());
     // Half that size is answered.
-    let half = Sphere::new(4e307);
+    let half = Sphere { radius: 4e307 };
     table::<f64>()
         .contact(&half, &pose, &half, &pose, 0.0, &mut out)
         .unwrap();
@@ -471,17 +484,24 @@ fn tiny_radial_offsets_give_unit_side_normals() {
 /// 1e20 and 9.7e24 (`f32`, `h² + r²` overflows) and ellipsoids with a zero
 /// radius beside 13 and 1.2e161 (`f64`) or 12 and 1.4e23 (`f32`, the
 /// gradient's square underflows) reported zero or non-unit normals. Both
-/// normals now go through `with_length`.
+/// normals now go through `with_length`. Radii that large are refused by
+/// the constructors since (`geom_core::max_size`); the shapes are built
+/// field by field here.
 #[test]
 fn flat_cones_and_lopsided_ellipsoids_give_unit_normals() {
     use geom_prims::Cone;
-    let cone = Cone::<f32>::from_points(Point3::origin(), Point3::new(-12.5, -0.25, 0.0), 1e20);
+    assert!(Cone::<f32>::try_from_points(Point3::origin(), Point3::new(-12.5, -0.25, 0.0), 1e20).is_err());
+    let cone = Cone::<f32> {
+        apex: Point3::origin(),
+        base: Point3::new(-12.5, -0.25, 0.0),
+        radius: 1e20,
+    };
     let ray = Ray::new(Point3::new(-0.125, 0.0, -12.5), Vector3::new(1.5, -14.5, 0.0));
-    let flat = Cone::<f32>::from_points(
-        Point3::new(0.0, 0.0, 1.0),
-        Point3::new(0.0, -10000.0, 1750594900000.0),
-        9.671769e24,
-    );
+    let flat = Cone::<f32> {
+        apex: Point3::new(0.0, 0.0, 1.0),
+        base: Point3::new(0.0, -10000.0, 1750594900000.0),
+        radius: 9.671769e24,
+    };
     let flat_ray = Ray::new(Point3::new(3.0, 0.0, 10.375), Vector3::new(10.375, 15.75, 1e-30));
     let mut hits = 0;
     for (shape, ray) in [(&cone, &ray), (&flat, &flat_ray)] {
@@ -493,14 +513,18 @@ fn flat_cones_and_lopsided_ellipsoids_give_unit_normals() {
         }
     }
     assert!(hits > 0);
-    let ellipsoid = Ellipsoid::<f64>::new(Vector3::new(13.0, 1.2217640232283872e161, 0.0));
+    let ellipsoid = Ellipsoid::<f64> {
+        radii: Vector3::new(13.0, 1.2217640232283872e161, 0.0),
+    };
     let ray = Ray::new(
         Point3::new(-12.125, 0.0, 0.0),
         Vector3::new(12.125, 5.625, 12.125),
     );
     let hit = ellipsoid.ray_cast_local(&ray, f64::INFINITY, false).unwrap();
     assert!(is_unit(&hit.normal), "{hit:?}");
-    let ellipsoid = Ellipsoid::<f32>::new(Vector3::new(12.0, 0.0, 1.3570784e23));
+    let ellipsoid = Ellipsoid::<f32> {
+        radii: Vector3::new(12.0, 0.0, 1.3570784e23),
+    };
     let ray = Ray::new(Point3::origin(), Vector3::new(10.625, 7.875, -9.5));
     let hit = ellipsoid.ray_cast_local(&ray, 0.0, false).unwrap();
     assert!(is_unit(&hit.normal), "{hit:?}");
@@ -515,11 +539,12 @@ fn flat_cones_and_lopsided_ellipsoids_give_unit_normals() {
 #[test]
 fn capsule_at_the_float_limit_turned_has_a_box_without_nan() {
     let max = f64::MAX;
-    let capsule = Capsule::from_points(
-        Point3::new(-max, -max, -max),
-        Point3::new(-max, -max, 1e-308),
-        1e300,
-    );
+    // Built field by field: the constructor refuses a radius of 1e300.
+    let capsule = Capsule {
+        a: Point3::new(-max, -max, -max),
+        b: Point3::new(-max, -max, 1e-308),
+        radius: 1e300,
+    };
     let rotation = UnitQuaternion::from_quaternion(Quaternion::new(
         0.2931939109088333,
         -0.05720856798221137,

@@ -98,8 +98,9 @@ pub struct HeightField<N: Real> {
 /// `√max / 4` of the precision (about 4.6e18 in `f32`, 3.4e153 in `f64`).
 /// Beyond it, squared edge lengths and distances across the terrain
 /// overflow.
+/// The same bound as [`geom_core::max_size`].
 pub fn max_coordinate<N: Real>() -> N {
-    N::max_value().unwrap().sqrt() * nalgebra::convert::<f64, N>(0.25)
+    geom_core::max_size()
 }
 
 /// The unit upward normal of a heightfield triangle: `(b − a) × (c − a)`

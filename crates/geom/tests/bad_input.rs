@@ -244,7 +244,16 @@ fn every_invalid_parameter() -> Vec<Refusal> {
         HeightFieldDesc::new(o, [1.0, 1.0], rows, cols, heights)
     };
     let mut cases = Vec::new();
-    for radius in [-1.0, -1e-300, f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+    // Sizes above √max/4 (`geom_core::max_size`, 3.4e153) too.
+    for radius in [
+        -1.0,
+        -1e-300,
+        f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        1e300,
+        3.5e153,
+    ] {
         cases.push(refusal(Sphere::try_new(radius), "sphere", "radius", ""));
         cases.push(refusal(
             Capsule::try_from_points(o, x, radius),
@@ -340,7 +349,7 @@ fn every_invalid_parameter() -> Vec<Refusal> {
         "radius",
         "1e100",
     ));
-    for bad in [-0.5, f64::NAN, f64::INFINITY] {
+    for bad in [-0.5, f64::NAN, f64::INFINITY, 1e200] {
         for axis in 0..3 {
             let mut v = Vector3::new(1.0, 2.0, 3.0);
             v[axis] = bad;

@@ -213,7 +213,10 @@ mod tests {
         let err = Cone::try_from_points(Point3::origin(), p, -0.5)
             .unwrap_err()
             .to_string();
-        assert_eq!(err, "cone: radius = -0.5 is invalid (must be finite and >= 0)");
+        assert_eq!(
+            err,
+            "cone: radius = -0.5 is invalid (must be finite, >= 0 and <= √max/4 of the precision (geom_core::max_size))"
+        );
         let err = Cone::try_from_points(Point3::new(f64::NAN, 0.0, 0.0), p, 1.0)
             .unwrap_err()
             .to_string();

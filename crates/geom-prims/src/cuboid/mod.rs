@@ -29,16 +29,16 @@ pub struct Cuboid<N: Real> {
 
 impl<N: Real> Cuboid<N> {
     /// A box with `half_extents`; `Err` names a negative, NaN or infinite
-    /// component.
+    /// component, or one above [`geom_core::max_size`].
     pub fn try_new(half_extents: Vector3<N>) -> Result<Self, GeomError> {
-        if half_extents.iter().all(|h| h.is_finite() && *h >= N::zero()) {
+        if half_extents.iter().all(|h| crate::is_size(*h)) {
             Ok(Cuboid { half_extents })
         } else {
             Err(GeomError::invalid(
                 "cuboid",
                 "half_extents",
                 half_extents.as_slice(),
-                "every component must be finite and >= 0",
+                crate::SIZE_RULE,
             ))
         }
     }
@@ -173,7 +173,7 @@ mod tests {
             Cuboid::try_new(Vector3::new(1.0f32, -2.0, 3.0))
                 .unwrap_err()
                 .to_string(),
-            "cuboid: half_extents = [1.0, -2.0, 3.0] is invalid (every component must be finite and >= 0)"
+            "cuboid: half_extents = [1.0, -2.0, 3.0] is invalid (must be finite, >= 0 and <= √max/4 of the precision (geom_core::max_size))"
         );
         assert!(Cuboid::try_new(Vector3::new(1.0, nan, 3.0)).is_err());
         assert!(Cuboid::try_new(Vector3::new(inf, 1.0, 3.0)).is_err());

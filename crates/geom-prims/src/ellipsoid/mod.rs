@@ -35,18 +35,13 @@ pub struct Ellipsoid<N: Real> {
 
 impl<N: Real> Ellipsoid<N> {
     /// An ellipsoid with semi-axes `radii`; `Err` names `radii` when one is
-    /// negative, NaN or infinite.
+    /// negative, NaN, infinite or above [`geom_core::max_size`].
     pub fn try_new(radii: Vector3<N>) -> Result<Self, GeomError> {
-        if radii.iter().all(|r| r.is_finite() && *r >= N::zero()) {
+        if radii.iter().all(|r| crate::is_size(*r)) {
             Ok(Ellipsoid { radii })
         } else {
             let values: [N; 3] = radii.into();
-            Err(GeomError::invalid(
-                "ellipsoid",
-                "radii",
-                values,
-                "must be finite and >= 0",
-            ))
+            Err(GeomError::invalid("ellipsoid", "radii", values, crate::SIZE_RULE))
         }
     }
 
@@ -145,7 +140,7 @@ mod tests {
             .to_string();
         assert_eq!(
             err,
-            "ellipsoid: radii = [1.0, -2.0, 3.0] is invalid (must be finite and >= 0)"
+            "ellipsoid: radii = [1.0, -2.0, 3.0] is invalid (must be finite, >= 0 and <= √max/4 of the precision (geom_core::max_size))"
         );
         assert!(Ellipsoid::try_new(Vector3::new(f32::NAN, 1.0, 1.0)).is_err());
         assert!(Ellipsoid::try_new(Vector3::new(1.0, f32::INFINITY, 1.0)).is_err());

@@ -145,11 +145,9 @@ fn triangle_candidate<N: Real>(
     // (a capsule sunk deeper than its radius, not crossing this triangle)
     // is pushed out the other way, and deeper.
     let inside = inside_cache.contains(field, &on_segment, (i, j));
-    let direction = if inside {
-        -offset / distance
-    } else {
-        offset / distance
-    };
+    // Scaled first where `|offset|²` overflows or underflows.
+    let unit_offset = geom_prims::contact::try_unit(&offset).unwrap_or(face_normal);
+    let direction = if inside { -unit_offset } else { unit_offset };
     let signed_distance = if inside { -distance } else { distance };
     // Past an inactive edge or vertex, the contact is measured along the
     // face normal to the face's plane when the foot of that perpendicular
@@ -303,7 +301,9 @@ fn crossing_candidate<N: Real>(
         if length <= N::default_epsilon() * segment.norm() * edge.norm() {
             continue;
         }
-        let mut axis = axis / length;
+        let Some(mut axis) = geom_prims::contact::try_unit(&axis) else {
+            continue;
+        };
         if axis.dot(face_normal) < N::zero() {
             axis = -axis;
         }
