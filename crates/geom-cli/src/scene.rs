@@ -230,7 +230,7 @@ mod tests {
         let error = build(json!({"type": "sphere", "center": [0, 0, 0], "radius": -1})).unwrap_err();
         assert_eq!(
             error,
-            "sphere: radius = -1.0 is invalid (must be finite, >= 0 and <= √max/4 of the precision (geom_core::max_size))"
+            "sphere: radius = -1.0 is invalid (must be 0 or between 1/max_size and max_size = √max/4 of the precision (geom_core::max_size))"
         );
     }
 

@@ -165,7 +165,7 @@ fn mixed_lines_get_one_answer_each_in_order() {
     // 7: the shape's own validation message.
     assert_eq!(
         answers[6]["error"],
-        "sphere: radius = -1.0 is invalid (must be finite, >= 0 and <= √max/4 of the precision (geom_core::max_size))"
+        "sphere: radius = -1.0 is invalid (must be 0 or between 1/max_size and max_size = √max/4 of the precision (geom_core::max_size))"
     );
 
     // The blank line 8 is skipped, but still counted in line numbers.

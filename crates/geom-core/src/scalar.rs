@@ -60,7 +60,9 @@ pub fn lit<T: SimdRealField>(value: f64) -> T {
 /// heightfield coordinate): `√max / 4` of the precision, about 4.6e18 in
 /// `f32` and 3.4e153 in `f64`. Below it, squared sizes and sums of a few
 /// of them are finite, which the kernels rely on; constructors refuse
-/// larger sizes, naming the parameter.
+/// larger sizes, naming the parameter, and positive sizes below
+/// `1 / max_size` (whose squares are not normal floats; a zero size is
+/// allowed).
 pub fn max_size<N: Real>() -> N {
     N::max_value().map_or_else(N::one, |max| max.sqrt() * nalgebra::convert::<f64, N>(0.25))
 }

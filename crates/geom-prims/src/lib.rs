@@ -69,8 +69,8 @@ pub(crate) fn direction_across_axis<N: geom_core::Real>(
     (across_length > noise && across_length.is_finite()).then(|| across / across_length)
 }
 
-/// Checks that a size (a radius) is finite, not negative and at most
-/// [`geom_core::max_size`].
+/// Checks that a size (a radius) follows [`SIZE_RULE`] (see
+/// [`is_size`]).
 pub(crate) fn check_non_negative<N: geom_core::Real>(
     shape: &'static str,
     parameter: &'static str,
@@ -85,12 +85,15 @@ pub(crate) fn check_non_negative<N: geom_core::Real>(
 
 /// The rule every size of a shape follows.
 pub(crate) const SIZE_RULE: &str =
-    "must be finite, >= 0 and <= √max/4 of the precision (geom_core::max_size)";
+    "must be 0 or between 1/max_size and max_size = √max/4 of the precision (geom_core::max_size)";
 
-/// Whether `value` is a valid size: finite, `>= 0`, at most
-/// [`geom_core::max_size`].
+/// Whether `value` is a valid size: zero, or between `1 / max_size` and
+/// [`geom_core::max_size`] (about 2.2e-19 to 4.6e18 in `f32`, 3e-154 to
+/// 3.4e153 in `f64`), so that its square and the squares of sums of a few
+/// sizes are normal floats.
 pub(crate) fn is_size<N: geom_core::Real>(value: N) -> bool {
-    value >= N::zero() && value <= geom_core::max_size()
+    let largest = geom_core::max_size::<N>();
+    value == N::zero() || (value >= largest.recip() && value <= largest)
 }
 
 /// Checks that every coordinate of a point or vector is finite.

@@ -152,7 +152,7 @@ mod tests {
         assert!(Sphere::try_new(f64::NAN).is_err());
         assert_eq!(
             Sphere::try_new(-2.5f32).unwrap_err().to_string(),
-            "sphere: radius = -2.5 is invalid (must be finite, >= 0 and <= √max/4 of the precision (geom_core::max_size))"
+            "sphere: radius = -2.5 is invalid (must be 0 or between 1/max_size and max_size = √max/4 of the precision (geom_core::max_size))"
         );
     }
 

@@ -189,7 +189,12 @@ fn point_on_a_capsule_axis_projects_out_through_the_side() {
 #[test]
 fn capsule_at_the_largest_f32_turned_over_has_a_box() {
     let end = Point3::new(12.5f32, f32::MAX, 12.625);
-    let capsule = Capsule::from_points(end, end, 1.1754944e-38);
+    // Field by field: the constructor refuses radii below 1/max_size since.
+    let capsule = Capsule {
+        a: end,
+        b: end,
+        radius: 1.1754944e-38,
+    };
     let pose = Isometry3::from_parts(
         Translation3::new(0.125, 12.5, 1.1920929e-7),
         UnitQuaternion::from_quaternion(Quaternion::new(6.194e-42, -1.0, 0.0, 0.0)),
@@ -442,17 +447,20 @@ fn ray_from_inside_a_tilted_cone_through_its_apex_exits_at_the_apex() {
 #[test]
 fn tiny_radial_offsets_give_unit_side_normals() {
     use geom_prims::{Cone, Cylinder};
+    // Field by field: radii below 1/max_size (2.2e-19 in f32) are refused
+    // by the constructor since.
+    assert!(Cylinder::<f32>::try_from_points(Point3::origin(), Point3::new(1.0, 0.0, 0.0), 1e-45).is_err());
     let cylinders = [
-        Cylinder::<f32>::from_points(
-            Point3::new(-1e-45, -1e-45, 1e-12),
-            Point3::new(-1e-45, -4.4082382e-18, -1e-45),
-            1e-45,
-        ),
-        Cylinder::from_points(
-            Point3::new(8.125, 2.0, 5.026e-41),
-            Point3::origin(),
-            3.3888202e-22,
-        ),
+        Cylinder::<f32> {
+            p0: Point3::new(-1e-45, -1e-45, 1e-12),
+            p1: Point3::new(-1e-45, -4.4082382e-18, -1e-45),
+            radius: 1e-45,
+        },
+        Cylinder {
+            p0: Point3::new(8.125, 2.0, 5.026e-41),
+            p1: Point3::origin(),
+            radius: 3.3888202e-22,
+        },
     ];
     let rays = [
         Ray::new(Point3::origin(), Vector3::new(0.0, -4.375, 13.75)),
@@ -741,4 +749,127 @@ fn drifted_rotation_is_renormalised_before_the_routines() {
         table.contact(&thin, &zero, &cube, &pose_cube, 0.0, &mut out),
         Err(GeomError::NonFinite { .. })
     ));
+}
+
+/// Found by `ray_cast` (third round, 3 saved inputs, `f64`): a ray from
+/// inside a cone leaving exactly through the rim of its base reported a
+/// hit at `t = 0`, 0.27 to 0.84 inside: the base test (`ρ² ≤ r²`) and the
+/// lateral test (between the cap planes) both failed by rounding at the
+/// rim, so the origin had no exit. The base test allows 8ε of slack.
+/// Checked against marching the ray on the cone's own distance.
+#[test]
+fn ray_from_inside_a_cone_through_its_rim_exits_there() {
+    use geom_prims::Cone;
+    let cases: [([f64; 3], [f64; 3], f64, [f64; 3], [f64; 3]); 3] = [
+        (
+            [13.25, 0.0, 9.125],
+            [9.125, 9.125, 9.125],
+            9.125,
+            [9.125, 4.125, 13.25],
+            [0.0, 9.125, 9.125],
+        ),
+        (
+            [0.0, -12.875, 0.0],
+            [0.0, 9.5, 9.5],
+            9.5,
+            [7.5, 7.5, 7.5],
+            [7.5, 7.5, 7.5],
+        ),
+        (
+            [-4.75, 0.0, -12.25],
+            [0.0, 0.0, 3.375],
+            3.375,
+            [-1.125, 2.25, 2.25],
+            [2.25, 2.25, 2.25],
+        ),
+    ];
+    for (apex, base, radius, origin, dir) in cases {
+        let cone = Cone::from_points(apex.into(), base.into(), radius);
+        let ray = Ray::new(Point3::from(origin), Vector3::from(dir));
+        assert!(cone.distance_local(&ray.origin).unwrap() < 0.0);
+        // March to the first point outside, then bisect.
+        let outside = |t: f64| cone.distance_local(&(ray.origin + ray.dir * t)).unwrap() > 0.0;
+        let mut high = 0.0;
+        while !outside(high) {
+            high += 1e-3;
+        }
+        let mut low = high - 1e-3;
+        for _ in 0..60 {
+            let middle = 0.5 * (low + high);
+            if outside(middle) {
+                high = middle
+            } else {
+                low = middle
+            }
+        }
+        let hit = cone.ray_cast_local(&ray, f64::INFINITY, false).unwrap();
+        assert!((hit.t - low).abs() < 1e-9, "{hit:?} vs {low}");
+        assert!(cone.ray_cast_local(&ray, 0.0, false).is_none());
+    }
+}
+
+/// Found by `ray_cast` (third round, 6 saved inputs, `f32`): rays lying in
+/// the plane of a sliver triangle, along the line through two of its
+/// vertices, hit at a `t` made of rounding noise, 0.13 to 12.7 away from
+/// the triangle. A ray parallel to the plane within the rounding of `d·n`
+/// now misses; rays that cross the plane keep their hits (checked on the
+/// same triangles and on exact axis-aligned grazing rays).
+#[test]
+fn ray_in_the_plane_of_a_sliver_triangle_misses() {
+    let cases: [[[f32; 3]; 3]; 3] = [
+        [
+            [11.75, 8.125, 0.01148897],
+            [7.5, 7.5, 7.5],
+            [13.625, 13.625, 13.625],
+        ],
+        [
+            [2.0, 4.875, 11.84728],
+            [8.125, 8.125, 8.125],
+            [51.765625, 31.28125, -18.39624],
+        ],
+        [
+            [0.04628505, 1.0, 7.625],
+            [6.625, 6.625, 6.625],
+            [43.63027, 38.265625, 1.0],
+        ],
+    ];
+    for [a, b, c] in cases {
+        let triangle = Triangle::new(a.into(), b.into(), c.into());
+        let along = Ray::new(Point3::origin(), Vector3::new(1.0, 1.0, 1.0));
+        if let Some(hit) = triangle.ray_cast_local(&along, f32::INFINITY, true) {
+            // Any answer must at least lie on the triangle.
+            let point = along.point_at(hit.t);
+            let off = triangle.distance_local(&point).unwrap();
+            assert!(off.abs() < 1e-3, "{hit:?} off by {off}");
+        }
+        // A ray through the triangle's centroid, across its plane, hits when
+        // the triangle has a plane: its area (exact in f64 for these f32
+        // vertices) well above the rounding of the f32 cross product.
+        let centroid = Point3::from((Vector3::from(a) + Vector3::from(b) + Vector3::from(c)) / 3.0);
+        let normal = (triangle.b - triangle.a).cross(&(triangle.c - triangle.a));
+        let across = Ray::new(centroid + normal * 0.01, -normal);
+        let (a64, b64, c64) = (
+            Vector3::from(a).cast::<f64>(),
+            Vector3::from(b).cast::<f64>(),
+            Vector3::from(c).cast::<f64>(),
+        );
+        let area = (b64 - a64).cross(&(c64 - a64)).norm();
+        let rounding = 8.0 * f32::EPSILON as f64 * (b64 - a64).norm() * (c64 - a64).norm();
+        let hit = triangle.ray_cast_local(&across, f32::INFINITY, false);
+        if area > 100.0 * rounding {
+            let hit = hit.unwrap();
+            assert!((hit.t - 0.01).abs() < 1e-4, "{hit:?}");
+        } else {
+            assert!(hit.is_none(), "sliver of area {area}: {hit:?}");
+        }
+    }
+    // Exact grazing rays at 1e-7 rad still hit the unit right triangle.
+    let right = Triangle::new(
+        Point3::origin(),
+        Point3::new(1.0f32, 0.0, 0.0),
+        Point3::new(0.0, 1.0, 0.0),
+    );
+    let grazing = Ray::new(Point3::new(-1.0, 0.25, 1e-7), Vector3::new(1.0, 0.0, -1e-7));
+    let hit = right.ray_cast_local(&grazing, f32::INFINITY, false).unwrap();
+    assert_eq!(hit.t, 1.0);
 }

@@ -253,6 +253,7 @@ fn every_invalid_parameter() -> Vec<Refusal> {
         f64::NEG_INFINITY,
         1e300,
         3.5e153,
+        1e-300,
     ] {
         cases.push(refusal(Sphere::try_new(radius), "sphere", "radius", ""));
         cases.push(refusal(

@@ -242,7 +242,7 @@ mod tests {
             Capsule::try_from_points(Point3::<f32>::origin(), Point3::origin(), -0.5f32)
                 .unwrap_err()
                 .to_string(),
-            "capsule: radius = -0.5 is invalid (must be finite, >= 0 and <= √max/4 of the precision (geom_core::max_size))"
+            "capsule: radius = -0.5 is invalid (must be 0 or between 1/max_size and max_size = √max/4 of the precision (geom_core::max_size))"
         );
         assert_eq!(
             Capsule::try_from_points(origin, Point3::new(1.0, nan, 0.0), 1.0)

@@ -215,7 +215,7 @@ mod tests {
             .to_string();
         assert_eq!(
             err,
-            "cone: radius = -0.5 is invalid (must be finite, >= 0 and <= √max/4 of the precision (geom_core::max_size))"
+            "cone: radius = -0.5 is invalid (must be 0 or between 1/max_size and max_size = √max/4 of the precision (geom_core::max_size))"
         );
         let err = Cone::try_from_points(Point3::new(f64::NAN, 0.0, 0.0), p, 1.0)
             .unwrap_err()

@@ -75,10 +75,14 @@ pub fn ray_cast_cone<T: Lane>(
     // Base disk: the plane through `base` across the axis, then the radius.
     let t_base = -axial_from_base / axial_speed;
     let base_point = from_base + dir * t_base;
+    // Within the radius up to rounding: a ray through the rim meets the
+    // lateral surface and the base at the rim itself, where rounding can
+    // fail both containment tests (an inside origin then had no exit).
+    let rim_slack = T::one() + lit::<T>(8.0) * T::simd_default_epsilon();
     let base_valid = base_point
         .cross(&axis_unit)
         .norm_squared()
-        .simd_le(radius * radius);
+        .simd_le(radius * radius * rim_slack);
 
     // The apex. A ray through the tip meets the lateral quadric in a double
     // root there, and rounding can lose it (a discriminant a hair below

@@ -173,7 +173,7 @@ mod tests {
             Cuboid::try_new(Vector3::new(1.0f32, -2.0, 3.0))
                 .unwrap_err()
                 .to_string(),
-            "cuboid: half_extents = [1.0, -2.0, 3.0] is invalid (must be finite, >= 0 and <= √max/4 of the precision (geom_core::max_size))"
+            "cuboid: half_extents = [1.0, -2.0, 3.0] is invalid (must be 0 or between 1/max_size and max_size = √max/4 of the precision (geom_core::max_size))"
         );
         assert!(Cuboid::try_new(Vector3::new(1.0, nan, 3.0)).is_err());
         assert!(Cuboid::try_new(Vector3::new(inf, 1.0, 3.0)).is_err());

@@ -275,7 +275,7 @@ mod tests {
             Cylinder::try_from_points(p, Point3::new(1.0, 2.0, 4.0), -1.0)
                 .unwrap_err()
                 .to_string(),
-            "cylinder: radius = -1.0 is invalid (must be finite, >= 0 and <= √max/4 of the precision (geom_core::max_size))"
+            "cylinder: radius = -1.0 is invalid (must be 0 or between 1/max_size and max_size = √max/4 of the precision (geom_core::max_size))"
         );
         assert_eq!(
             Cylinder::try_from_points(Point3::new(nan, 0.0, 0.0), p.cast::<f64>(), 1.0)

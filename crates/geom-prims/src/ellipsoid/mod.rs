@@ -140,7 +140,7 @@ mod tests {
             .to_string();
         assert_eq!(
             err,
-            "ellipsoid: radii = [1.0, -2.0, 3.0] is invalid (must be finite, >= 0 and <= √max/4 of the precision (geom_core::max_size))"
+            "ellipsoid: radii = [1.0, -2.0, 3.0] is invalid (must be 0 or between 1/max_size and max_size = √max/4 of the precision (geom_core::max_size))"
         );
         assert!(Ellipsoid::try_new(Vector3::new(f32::NAN, 1.0, 1.0)).is_err());
         assert!(Ellipsoid::try_new(Vector3::new(1.0, f32::INFINITY, 1.0)).is_err());

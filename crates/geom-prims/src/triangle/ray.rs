@@ -1,7 +1,7 @@
 //! Ray against the two-sided triangle: watertight edge functions.
 
 use geom_core::exact::cross_difference_compensated;
-use geom_core::{Lane, LaneHit, Ray, Real, all_finite};
+use geom_core::{Lane, LaneHit, Ray, Real, all_finite, lit};
 use nalgebra::{Point3, SimdValue, Vector3};
 
 /// Ray (any `dir` length, `t` in units of `dir`) against the triangle
@@ -189,7 +189,24 @@ fn hit_from_edge_functions<T: Lane>(
     let from_back =
         speed.simd_gt(zero) & edge_bc.simd_ge(zero) & edge_ca.simd_ge(zero) & edge_ab.simd_ge(zero);
     let finite = all_finite(&ray.origin.coords) & all_finite(&dir);
-    let mask = finite & (from_front | from_back) & t.simd_ge(zero) & t.simd_le(max_t);
+    // A ray parallel to the plane within the rounding of `d · n` (a bound
+    // on the error of the cross product's components, then of the dot
+    // product) has no well-defined crossing: a ray lying in the plane of a
+    // sliver, or along one of its edges, got `t` from rounding noise, up to
+    // 12 off the triangle. It misses, as an exactly parallel ray does.
+    let (ab, ac) = (b - a, c - a);
+    let abs = |v: &Vector3<T>| v.map(|x| x.simd_abs());
+    let (ab_abs, ac_abs, dir_abs) = (abs(&ab), abs(&ac), abs(&dir));
+    let cross_bound = Vector3::new(
+        ab_abs.y * ac_abs.z + ab_abs.z * ac_abs.y,
+        ab_abs.z * ac_abs.x + ab_abs.x * ac_abs.z,
+        ab_abs.x * ac_abs.y + ab_abs.y * ac_abs.x,
+    );
+    let epsilon = T::simd_default_epsilon();
+    let speed_noise = dir_abs.dot(&cross_bound) * (lit::<T>(2.0) * epsilon)
+        + dir_abs.dot(&abs(&normal)) * (lit::<T>(3.0) * epsilon);
+    let crosses_plane = speed.simd_abs().simd_gt(speed_noise);
+    let mask = finite & crosses_plane & (from_front | from_back) & t.simd_ge(zero) & t.simd_le(max_t);
     // `with_length` rescales where `|n|²` overflows or underflows (a vertex
     // near 1e300 in f64, 1e35 in f32) and is bit-identical otherwise.
     let (scaled_normal, normal_length) = geom_core::ray::with_length(&normal);
