@@ -760,7 +760,9 @@ fn drifted_rotation_is_renormalised_before_the_routines() {
 #[test]
 fn ray_from_inside_a_cone_through_its_rim_exits_there() {
     use geom_prims::Cone;
-    let cases: [([f64; 3], [f64; 3], f64, [f64; 3], [f64; 3]); 3] = [
+    // apex, base, radius, ray origin, ray direction
+    type Case = ([f64; 3], [f64; 3], f64, [f64; 3], [f64; 3]);
+    let cases: [Case; 3] = [
         (
             [13.25, 0.0, 9.125],
             [9.125, 9.125, 9.125],
