@@ -53,7 +53,9 @@ pub fn ray_cast_sphere<T: Lane>(ray: &Ray<T>, radius: T, max_t: T, solid: bool) 
     let approaching = b.simd_gt(zero) | !outside;
     let mask = crosses & approaching & in_range & a.simd_gt(zero);
     let hit_point = f + dir * t;
-    let hit_length = hit_point.norm();
+    // Scaled first where `|hit_point|²` leaves the normal range (radii near
+    // `1 / max_size` or `max_size`).
+    let (hit_point, hit_length) = crate::ray::with_length(&hit_point);
     let normal = hit_point / hit_length;
     // A zero radius has no surface direction: face the ray.
     let normal = normal.select(hit_length.simd_gt(zero), -dir / a.simd_sqrt());

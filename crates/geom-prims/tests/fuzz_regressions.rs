@@ -875,3 +875,24 @@ fn ray_in_the_plane_of_a_sliver_triangle_misses() {
     let hit = right.ray_cast_local(&grazing, f32::INFINITY, false).unwrap();
     assert_eq!(hit.t, 1.0);
 }
+
+/// Found by `ray_cast` (third round): a sphere of radius 4.3e-19 (`f32`,
+/// just above the smallest size) hit by a ray got a normal of length
+/// 1.003: the hit point's squared length is near the subnormal range. The
+/// sphere kernel's normal goes through `with_length`.
+#[test]
+fn sphere_of_the_smallest_size_gets_unit_normals() {
+    let sphere = Sphere::new(4.3199236e-19f32);
+    for (origin, dir) in [
+        ([0.0, 3.5, 0.0], [7.744433e-39, -0.125, 5.996655e-24]),
+        ([1e-18, 0.0, 0.0], [-1.0, 0.0, 0.0]),
+        ([3e-19, 3e-19, -1e-18], [0.0, 0.0, 1.0]),
+    ] {
+        let ray = Ray::new(Point3::from(origin), Vector3::from(dir));
+        for solid in [true, false] {
+            if let Some(hit) = sphere.ray_cast_local(&ray, f32::INFINITY, solid) {
+                assert!(is_unit(&hit.normal), "{ray:?} {hit:?}");
+            }
+        }
+    }
+}

@@ -214,7 +214,11 @@ pub fn sweep_shape_by_advancement<N: Real>(
                             .map(|(normal, point)| (*normal, *point))
                             .reduce(|best, next| if next.1.depth > best.1.depth { next } else { best })
                     });
-                let fallback = -motion / motion_length;
+                // Scaled first: `|motion|²` underflows for a motion of 1e-22
+                // (`f32`) or 1e-161 (`f64`), and the plain quotient is not
+                // unit.
+                let (scaled_motion, scaled_length) = geom_core::ray::with_length(motion);
+                let fallback = -scaled_motion / scaled_length;
                 Some(match deepest {
                     Some((normal, point)) => Proximity::Touching {
                         point: point.point_b,

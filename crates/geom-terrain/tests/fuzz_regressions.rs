@@ -259,3 +259,29 @@ fn posed_heightfield_solid_casts_apply_the_solid_rule_at_the_true_origin() {
     }
     assert!(surface_hits > 10, "{surface_hits}");
 }
+
+/// Found by `sweep` (third round, 4 saved inputs): a heightfield touching a
+/// box, a cone or a half-space at the start of a tiny motion (1e-22 in
+/// `f32`, 1e-161 in `f64`) reported a normal of length 1.006 or 1.0001:
+/// without a contact to take it from, the normal is `−motion/|motion|`, and
+/// `|motion|²` underflowed. Scaled first now.
+#[test]
+fn tiny_motion_into_contact_gives_a_unit_normal() {
+    use geom_prims::HalfSpace;
+    use geom_terrain::{HeightField, sweep_shape};
+    let field = HeightField::<f64>::new(Point3::new(0.0, 7.0, 7.0), [7.0, 7.0], 4, 3, vec![0.0; 12]);
+    let plane = HalfSpace::<f64>::new(Vector3::new(7.0, 15.0, -0.125), -15.0);
+    let mut table = DispatchTable::<f64>::new();
+    geom_prims::contact::register_pairs(&mut table);
+    geom_prims::gjk::install_convex_fallback(&mut table);
+    geom_terrain::contact::register_pairs(&mut table);
+    let identity = Isometry3::identity();
+    for motion in [
+        Vector3::new(0.0, 3.22517936200119e-161, 0.0),
+        Vector3::new(-1e-30, 0.0, 0.0),
+    ] {
+        if let Some(hit) = sweep_shape(&field, &identity, &motion, &plane, &identity, &table).unwrap() {
+            assert!((hit.normal.norm() - 1.0).abs() < 1e-12, "{hit:?}");
+        }
+    }
+}
