@@ -74,7 +74,11 @@ pub fn ray_cast_segment<T: Lane>(ray: &Ray<T>, a: &Point3<T>, b: &Point3<T>, max
     let gap = (on_segment - ray_point).norm();
     let tolerance = lit::<T>(4.0) * T::simd_default_epsilon() * ao.norm().lane_max(bo.norm());
     let finite = all_finite(&ray.origin.coords) & all_finite(&dir);
-    let mask = finite & across_squared.simd_gt(zero) & gap.simd_le(tolerance) & t.simd_le(max_t);
+    // An infinite tolerance (an origin whose distance to the segment
+    // overflows) would accept any gap: no hit there.
+    let finite_tolerance = (tolerance * zero).simd_eq(zero);
+    let mask =
+        finite & finite_tolerance & across_squared.simd_gt(zero) & gap.simd_le(tolerance) & t.simd_le(max_t);
     // Rescaled where |facing|² overflows (a long segment, a long `dir`).
     let (facing, facing_length) = geom_core::ray::with_length(&across.cross(&axis));
     LaneHit {

@@ -346,3 +346,56 @@ fn parallel_is_independent_of_the_thread_count() {
         );
     }
 }
+
+/// Found by the `batch` fuzz target (third round, 11 saved inputs): for a
+/// segment and a ray from −3.4e38 (`f32`), the 8-lane batch hit at
+/// t = 1.9e38 where the trait call missed. `closest_point_on_segment`
+/// clamped its parameter with `simd_clamp`, whose NaN rule differs between
+/// scalars (NaN) and `wide` lanes (the bound); it now uses
+/// `lane_max`/`lane_min` (one rule), and the segment kernel no longer
+/// accepts a gap against an infinite tolerance. Lanes equal scalars, and
+/// neither reports the false hit.
+#[test]
+fn segment_batch_equals_the_trait_call_for_origins_near_the_float_limit() {
+    let segments = [
+        Segment::new(Point3::origin(), Point3::new(0.375f32, 0.0, 0.0)),
+        Segment::new(Point3::new(0.0, 1.1920929e-7, 0.0), Point3::new(0.0, 0.0, 0.125)),
+        Segment::new(Point3::new(11.0, 0.0, 0.0), Point3::new(11.0, 0.125, 0.0)),
+    ];
+    let rays = [
+        Ray::new(
+            Point3::new(0.0, -3.4028235e38, 0.875),
+            Vector3::new(0.875, 0.875, 0.875),
+        ),
+        Ray::new(
+            Point3::new(3.689e-41, 2.3509886e-38, -1.7273731e38),
+            Vector3::new(2.1214734e-34, 4.5, 6.875),
+        ),
+        Ray::new(
+            Point3::new(1.1754944e-38, 1.1754944e-38, -3.4028235e38),
+            Vector3::new(2.875, -10000.0, 2.875),
+        ),
+    ];
+    let mut out = HitBatch::new();
+    for segment in &segments {
+        for solid in [true, false] {
+            let batch = RayBatch::from_rays(&rays);
+            for pose in [
+                Isometry3::identity(),
+                Isometry3::translation(1e-7, 1.1754944e-38, 1.1754944e-38),
+            ] {
+                ray_cast_batch(segment, &pose, &batch, f32::INFINITY, solid, &mut out);
+                for (i, ray) in rays.iter().enumerate() {
+                    let scalar = segment.ray_cast(&pose, ray, f32::INFINITY, solid);
+                    assert!(
+                        same_bits(&scalar, &out.get(i)),
+                        "{segment:?} {ray:?}: {:?} vs {scalar:?}",
+                        out.get(i)
+                    );
+                    // The rays pass nowhere near the segments.
+                    assert!(scalar.is_none(), "{segment:?} {ray:?}: {scalar:?}");
+                }
+            }
+        }
+    }
+}

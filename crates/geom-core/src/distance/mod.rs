@@ -38,7 +38,13 @@ pub fn closest_point_on_segment<T: Lane>(point: &Point3<T>, a: &Point3<T>, b: &P
     let scale = T::one() / largest.select(largest.simd_gt(zero), T::one());
     let ab_scaled = ab * scale;
     let rescaled = (ap * scale).dot(&ab_scaled) / ab_scaled.norm_squared();
-    let s = rescaled.select(overflowed, plain).simd_clamp(zero, T::one());
+    // `lane_max`/`lane_min`, not `simd_clamp`: one NaN rule on scalars and
+    // lanes (a NaN parameter, from a point near the float limit, clamps to
+    // `a` on both).
+    let s = rescaled
+        .select(overflowed, plain)
+        .lane_max(zero)
+        .lane_min(T::one());
     let s = s.select(length_squared.simd_gt(zero), zero);
     (a + ab * s, s)
 }

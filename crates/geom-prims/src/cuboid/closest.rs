@@ -1,6 +1,6 @@
 //! Closest point of the solid box.
 
-use geom_core::{Lane, LaneProjection, lit};
+use geom_core::{Lane, LaneOrd, LaneProjection, lit};
 use nalgebra::{Point3, SimdValue, Vector3};
 
 use super::extreme_over_axes;
@@ -15,7 +15,7 @@ use super::extreme_over_axes;
 pub fn project_point_cuboid<T: Lane>(point: &Point3<T>, half_extents: &Vector3<T>) -> LaneProjection<T> {
     let zero = T::zero();
     let p = point.coords;
-    let clamped = Vector3::from_fn(|k, _| p[k].simd_clamp(-half_extents[k], half_extents[k]));
+    let clamped = Vector3::from_fn(|k, _| p[k].lane_max(-half_extents[k]).lane_min(half_extents[k]));
     let in_slab: [T::SimdBool; 3] = std::array::from_fn(|k| p[k].simd_abs().simd_le(half_extents[k]));
     let inside = in_slab[0] & in_slab[1] & in_slab[2];
     let gaps: [T; 3] = std::array::from_fn(|k| half_extents[k] - p[k].simd_abs());

@@ -48,7 +48,7 @@ pub fn project_point_cylinder<T: Lane>(
         .select(radial_direction_length.simd_gt(zero), perpendicular);
 
     // Outside: clamp into the rectangle.
-    let clamped_axial = axial.simd_clamp(zero, axis_length);
+    let clamped_axial = axial.lane_max(zero).lane_min(axis_length);
     let clamped_radial = radial_distance.lane_min(radius);
     // Inside: the nearest face.
     let to_side = radius - radial_distance;
