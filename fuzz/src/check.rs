@@ -96,6 +96,13 @@ pub fn ray_hit<N: FuzzReal>(
     if !tame || (solid && hit.t == N::zero()) {
         return;
     }
+    // A grazing hit (the ray within 1e-3 rad of the surface) is
+    // ill-conditioned: an error of ε in the surface's position moves the
+    // hit along the ray by ε / sin θ. Its position is not checked.
+    let cos = hit.normal.dot(&ray.dir).abs() / length(&ray.dir);
+    if !(cos >= nalgebra::convert(1e-3)) {
+        return;
+    }
     let point = ray.point_at(hit.t);
     let tolerance = N::tolerance() * scale([&ray.origin, &point, &pose.translation.vector.into()]);
     let distance = shape.distance(pose, &point);

@@ -896,3 +896,51 @@ fn sphere_of_the_smallest_size_gets_unit_normals() {
         }
     }
 }
+
+/// Found by `ray_cast` (third round, `f64`): the end point of a turned
+/// capsule's axis, mapped into the local frame a rounding away from it,
+/// projected 2.1 inside the capsule: past the end, the offset from the
+/// axis end was rounding noise pointing into the capsule. Offsets within
+/// rounding of the axis (ends included) now take a perpendicular; the
+/// projection is then on the cap's rim. Checked with the shape's distance.
+#[test]
+fn point_within_rounding_of_a_capsule_axis_end_projects_onto_the_surface() {
+    let capsule = Capsule::<f64>::from_points(Point3::origin(), Point3::new(11.375, 11.375, 11.375), 11.375);
+    let rotation = UnitQuaternion::new_unchecked(Quaternion::new(
+        0.15053310200734188,
+        0.5707713451111712,
+        0.5707713451111712,
+        0.5707713451111712,
+    ));
+    let pose = Isometry3::from_parts(Translation3::identity(), rotation);
+    for point in [
+        Point3::new(11.375, 11.375, 11.375),
+        Point3::new(11.375, 11.375, 11.374999999999998),
+        Point3::origin(),
+        Point3::new(5.0, 5.0, 5.0),
+    ] {
+        for pose in [pose, Isometry3::identity()] {
+            let projection = capsule.closest_point(&pose, &point, false).unwrap();
+            let off = capsule.distance(&pose, &projection.point).unwrap();
+            assert!(off.abs() < 1e-12, "{point:?}: {projection:?} off by {off}");
+            let moved = (projection.point - point).norm();
+            assert!((moved - 11.375).abs() < 1e-12, "{point:?}: moved {moved}");
+        }
+    }
+}
+
+/// Found by `ray_cast` (third round, `f32`): a zero-radius capsule touched
+/// by a ray 1.3e-22 from its axis got a normal of length 0.995 (the radial
+/// offset's square underflowed). The capsule's side normal goes through
+/// `with_length`.
+#[test]
+fn ray_touching_a_zero_radius_capsule_gets_a_unit_normal() {
+    let capsule = Capsule::from_points(Point3::origin(), Point3::new(2.625f32, 2.625, 2.625), 0.0);
+    let pose = Isometry3::translation(1.2904016e-22, 3.375, 3.375);
+    let ray = Ray::new(Point3::origin(), Vector3::new(0.0, 2.625, 2.625));
+    for solid in [true, false] {
+        if let Some(hit) = capsule.ray_cast(&pose, &ray, f32::INFINITY, solid) {
+            assert!(is_unit(&hit.normal), "{hit:?}");
+        }
+    }
+}

@@ -32,13 +32,14 @@ pub fn project_point_capsule<T: Lane>(
     let axis_squared = axis.norm_squared();
     let beside = s.simd_gt(zero) & s.simd_lt(T::one()) & axis_squared.simd_gt(zero);
     let radial = offset - axis * (offset.dot(&axis) / axis_squared);
-    // What is left of an offset that was only axial rounding is rounding
-    // too (about ε |offset|, still along the axis): no direction.
-    let axial_noise = offset.norm() * T::simd_default_epsilon() * lit::<T>(4.0);
-    let has_direction = !beside | radial.norm().simd_gt(axial_noise);
+    // A point within rounding of the axis (its offset from the axis is
+    // then noise of about ε |point − a|, pointing anywhere, even along the
+    // axis or into the capsule past an end) has no direction of its own.
+    let axial_noise = from_a.norm() * T::simd_default_epsilon() * lit::<T>(4.0);
     let offset = radial.select(beside, offset);
     let distance_squared = offset.norm_squared();
     let distance = distance_squared.simd_sqrt();
+    let has_direction = distance.simd_gt(axial_noise);
     let axis_length = axis.norm();
     let (perpendicular, _) = orthonormal_basis(&(axis / axis_length));
     let fallback = perpendicular.select(axis_length.simd_gt(zero), Vector3::new(T::one(), zero, zero));

@@ -100,7 +100,9 @@ pub fn ray_cast_capsule<T: Lane>(
         & side_axial.simd_le(axis_squared);
     let side_point = from_a + dir * t_side;
     let radial = side_point - axis * (side_axial / axis_squared);
-    let radial_length = radial.norm();
+    // Scaled first where `|radial|²` leaves the normal range (a zero or
+    // tiny radius, the hit a rounding-sized offset from the axis).
+    let (radial, radial_length) = geom_core::ray::with_length(&radial);
     let facing_back = -dir / dir_squared.simd_sqrt();
     let side = LaneHit {
         mask: side_valid,

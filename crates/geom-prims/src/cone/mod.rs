@@ -62,12 +62,13 @@ impl<N: Real> Cone<N> {
         }
         let _ = apex_coords;
         let axis_squared = (base - apex).norm_squared();
-        if axis_squared == N::zero() || !axis_squared.is_finite() {
+        let shortest = geom_core::max_size::<N>().recip();
+        if axis_squared < shortest * shortest || !axis_squared.is_finite() {
             return Err(GeomError::invalid(
                 "cone",
                 "base",
                 base_coords,
-                "must be apart from apex by a length whose square is a normal float (it underflows or overflows)",
+                "must be apart from apex by at least 1/max_size, and by a length whose square is finite",
             ));
         }
         // The kernels square the slope r/h.

@@ -55,6 +55,15 @@ impl<N: Real> Cylinder<N> {
                 "must differ from p0 (zero-length axis)",
             ));
         }
+        let shortest = geom_core::max_size::<N>().recip();
+        if axis_squared < shortest * shortest {
+            return Err(GeomError::invalid(
+                "cylinder",
+                "p1",
+                <[N; 3]>::from(p1.coords),
+                "is too close to p0 (the axis is shorter than 1/max_size, its square not a normal float)",
+            ));
+        }
         if !axis_squared.is_finite() {
             return Err(GeomError::invalid(
                 "cylinder",
