@@ -345,6 +345,12 @@ fn every_invalid_parameter() -> Vec<Refusal> {
         "1e200",
     ));
     cases.push(refusal(
+        Cylinder::try_from_points(o, Point3::new(0.0, 0.0, 1e-160), 1.0),
+        "cylinder",
+        "p1",
+        "1e-160",
+    ));
+    cases.push(refusal(
         Cylinder::try_from_points(o, Point3::new(1e100, 0.0, 0.0), 1e100),
         "cylinder",
         "radius",
