@@ -285,3 +285,44 @@ fn tiny_motion_into_contact_gives_a_unit_normal() {
         }
     }
 }
+
+/// Found by `contact` (third round, 5 saved inputs, `f64`): a heightfield
+/// posed at 3.4e38 against a sphere of radius 3.4e38 (or a capsule), with a
+/// margin of 3.4e38, answered "within the margin" with closest points
+/// 6.9e38 apart: near the float limit the heightfield contact's depth and
+/// points were rounded apart. The table now reports such an answer as
+/// beyond reach instead of breaking the margin.
+#[test]
+fn contact_derived_closest_points_never_break_the_margin() {
+    use geom_core::ClosestPoints;
+    use geom_prims::Sphere;
+    use geom_terrain::HeightField;
+    use nalgebra::{Quaternion, Translation3, UnitQuaternion};
+    let mut table = DispatchTable::<f64>::new();
+    geom_prims::contact::register_pairs(&mut table);
+    geom_prims::gjk::install_convex_fallback(&mut table);
+    geom_terrain::contact::register_pairs(&mut table);
+    let field = HeightField::new(Point3::new(0.0, 0.0, 0.25), [10.375, 4.125], 5, 5, vec![0.0; 25]);
+    let field_pose = Isometry3::from_parts(
+        Translation3::new(3.4028235e38, 3.4028235e38, 1e-15),
+        UnitQuaternion::new_unchecked(Quaternion::new(
+            -0.5541895264924167,
+            -0.0,
+            0.0,
+            0.8323905145579873,
+        )),
+    );
+    let sphere = Sphere::new(3.4028235e38);
+    let sphere_pose = Isometry3::from_parts(
+        Translation3::new(10000.0, 10000.0, 0.5),
+        UnitQuaternion::new_unchecked(Quaternion::new(0.9824733131012553, 0.0, 0.18640329676226988, 0.0)),
+    );
+    let margin = 3.4028235e38;
+    let answer = table
+        .closest_points(&field, &field_pose, &sphere, &sphere_pose, margin)
+        .unwrap();
+    if let ClosestPoints::WithinMargin { point_a, point_b } = answer {
+        let gap = (point_b - point_a).norm();
+        assert!(gap <= margin * (1.0 + 1e-12), "{gap:e} > {margin:e}");
+    }
+}

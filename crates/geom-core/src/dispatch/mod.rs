@@ -36,7 +36,7 @@ use std::any::Any;
 use std::fmt;
 use std::sync::Arc;
 
-use nalgebra::{Isometry3, Point3};
+use nalgebra::{Isometry3, Point3, Vector3};
 
 use crate::contact::ContactManifolds;
 use crate::error::GeomError;
@@ -311,6 +311,17 @@ fn checked_pose<N: Real>(pose: &Isometry3<N>, input: &'static str) -> Result<Iso
     } else {
         Err(GeomError::NonFinite { input })
     }
+}
+
+/// `|v|` without overflow of the squares (scaled by the largest component
+/// where the plain norm overflows).
+fn gap_length<N: Real>(v: &Vector3<N>) -> N {
+    let plain = v.norm();
+    if plain.is_finite() {
+        return plain;
+    }
+    let largest = v.amax();
+    largest * (v / largest).norm()
 }
 
 fn check_margin<N: Real>(value: N, parameter: &'static str) -> Result<(), GeomError> {
@@ -607,6 +618,16 @@ impl<N: Real> DispatchTable<N> {
                         .map(|fallback| fallback(a, pose_a, b, pose_b, max_distance)) =>
             {
                 answer
+            }
+            // A contact routine's points must honour the margin too: near
+            // the float limit (poses at 1e38) the depth and the points of a
+            // heightfield contact were rounded apart, the points farther
+            // than `max_distance`. Such an answer is not within reach.
+            Some(point)
+                if gap_length(&(point.point_b - point.point_a))
+                    > max_distance * (N::one() + N::default_epsilon() * nalgebra::convert::<f64, N>(8.0)) =>
+            {
+                ClosestPoints::Disjoint
             }
             Some(point) => ClosestPoints::WithinMargin {
                 point_a: point.point_a,
