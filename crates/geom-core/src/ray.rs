@@ -124,6 +124,18 @@ pub struct LaneHit<T: SimdRealField> {
     pub face: T,
 }
 
+/// `|v|` for one scalar vector, without overflow of the squares: the plain
+/// norm where it is finite, else the largest component times the norm of
+/// `v` scaled by it (an answer beyond the largest float stays infinite).
+pub fn length_without_overflow<N: Real>(v: &Vector3<N>) -> N {
+    let plain = v.norm();
+    if plain.is_finite() {
+        return plain;
+    }
+    let largest = v.amax();
+    largest * (v / largest).norm()
+}
+
 /// `v` and `|v|`, or, where `|v|²` overflows or underflows (components
 /// beyond about 1e19 or below 1e-19 in `f32`), `v` divided by its largest
 /// component and that vector's length: either way `first / second` is the

@@ -165,13 +165,7 @@ pub trait Shape<N: Real>: Any + Debug + Send + Sync {
     /// float limit on the far side of the shape).
     fn distance_local(&self, point: &Point3<N>) -> Option<N> {
         let projection = self.closest_point_local(point, false)?;
-        let offset = point - projection.point;
-        let mut d = offset.norm();
-        if !d.is_finite() {
-            // `|offset|²` overflowed: the length of the scaled offset.
-            let largest = offset.amax();
-            d = largest * (offset / largest).norm();
-        }
+        let d = crate::ray::length_without_overflow(&(point - projection.point));
         d.is_finite().then_some(if projection.is_inside { -d } else { d })
     }
 

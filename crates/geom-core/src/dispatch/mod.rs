@@ -27,8 +27,8 @@
 //! Inputs are checked before any routine runs: a NaN or infinite pose is
 //! [`GeomError::NonFinite`], a negative or NaN margin is
 //! [`GeomError::InvalidParameter`], and a rotation whose quaternion has
-//! drifted from unit length is renormalised. Routines themselves never fail on valid
-//! input; an answer that overflowed (shapes near the largest float) is
+//! drifted from unit length is renormalised. Routines themselves never
+//! fail on valid input; an answer that overflowed (shapes near the largest float) is
 //! refused with [`GeomError::NonFinite`] rather than returned with inf or
 //! NaN in it.
 
@@ -36,7 +36,7 @@ use std::any::Any;
 use std::fmt;
 use std::sync::Arc;
 
-use nalgebra::{Isometry3, Point3, Vector3};
+use nalgebra::{Isometry3, Point3};
 
 use crate::contact::ContactManifolds;
 use crate::error::GeomError;
@@ -313,17 +313,6 @@ fn checked_pose<N: Real>(pose: &Isometry3<N>, input: &'static str) -> Result<Iso
     }
 }
 
-/// `|v|` without overflow of the squares (scaled by the largest component
-/// where the plain norm overflows).
-fn gap_length<N: Real>(v: &Vector3<N>) -> N {
-    let plain = v.norm();
-    if plain.is_finite() {
-        return plain;
-    }
-    let largest = v.amax();
-    largest * (v / largest).norm()
-}
-
 fn check_margin<N: Real>(value: N, parameter: &'static str) -> Result<(), GeomError> {
     // `!(value >= 0)` also rejects NaN; +inf is allowed (no limit).
     if value >= N::zero() {
@@ -453,8 +442,8 @@ impl<N: Real> DispatchTable<N> {
     /// one is used as given.
     ///
     /// Errors: [`GeomError::NonFinite`] for a NaN or infinite pose (or a
-    /// zero quaternion), or when the answer would not be finite (shapes near the overflow limit
-    /// of the precision); [`GeomError::InvalidParameter`] for a negative
+    /// zero quaternion), or when the answer would not be finite (shapes
+    /// near the overflow limit of the precision); [`GeomError::InvalidParameter`] for a negative
     /// or NaN margin; [`GeomError::Unsupported`] when no routine applies.
     pub fn contact(
         &self,
@@ -624,7 +613,7 @@ impl<N: Real> DispatchTable<N> {
             // heightfield contact were rounded apart, the points farther
             // than `max_distance`. Such an answer is not within reach.
             Some(point)
-                if gap_length(&(point.point_b - point.point_a))
+                if crate::ray::length_without_overflow(&(point.point_b - point.point_a))
                     > max_distance * (N::one() + N::default_epsilon() * nalgebra::convert::<f64, N>(8.0)) =>
             {
                 ClosestPoints::Disjoint
