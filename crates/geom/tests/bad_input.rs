@@ -345,6 +345,12 @@ fn every_invalid_parameter() -> Vec<Refusal> {
         "1e200",
     ));
     cases.push(refusal(
+        Triangle::try_new(o, Point3::new(1e300, 0.0, 0.0), Point3::new(0.0, 1.0, 0.0)),
+        "triangle",
+        "b",
+        "1e300",
+    ));
+    cases.push(refusal(
         Cylinder::try_from_points(o, Point3::new(0.0, 0.0, 1e-160), 1.0),
         "cylinder",
         "p1",

@@ -37,13 +37,30 @@ pub struct Triangle<N: Real> {
 
 impl<N: Real> Triangle<N> {
     /// The triangle `a b c`; `Err` names a vertex with a NaN or infinite
-    /// coordinate.
+    /// coordinate, or one that makes an edge longer than `2 · max_size`
+    /// ([`geom_core::max_size`]) in a coordinate, where the cross product
+    /// of two edges (the face normal) would overflow.
     pub fn try_new(a: Point3<N>, b: Point3<N>, c: Point3<N>) -> Result<Self, GeomError> {
-        Ok(Triangle {
+        let triangle = Triangle {
             a: Point3::from(crate::check_finite("triangle", "a", <[N; 3]>::from(a.coords))?),
             b: Point3::from(crate::check_finite("triangle", "b", <[N; 3]>::from(b.coords))?),
             c: Point3::from(crate::check_finite("triangle", "c", <[N; 3]>::from(c.coords))?),
-        })
+        };
+        // Edges up to 2·max_size keep the cross product of two of them, and
+        // so the face normal, finite.
+        let longest = geom_core::max_size::<N>() * nalgebra::convert::<f64, N>(2.0);
+        for (name, vertex, from) in [("b", &b, &a), ("c", &c, &a), ("c", &c, &b)] {
+            let edge = vertex - from;
+            if edge.amax() > longest {
+                return Err(GeomError::invalid(
+                    "triangle",
+                    name,
+                    <[N; 3]>::from(vertex.coords),
+                    "is too far from the other vertices (an edge longer than 2·max_size, whose cross products overflow)",
+                ));
+            }
+        }
+        Ok(triangle)
     }
 
     /// The triangle `a b c`.
