@@ -71,7 +71,7 @@ pub(crate) fn direction_across_axis<N: geom_core::Real>(
 
 /// Checks that a size (a radius) follows [`SIZE_RULE`] (see
 /// [`is_size`]).
-pub(crate) fn check_non_negative<N: geom_core::Real>(
+pub(crate) fn check_size<N: geom_core::Real>(
     shape: &'static str,
     parameter: &'static str,
     value: N,

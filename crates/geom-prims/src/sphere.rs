@@ -17,10 +17,11 @@ pub struct Sphere<N: Real> {
 }
 
 impl<N: Real> Sphere<N> {
-    /// A sphere of `radius`; `Err` names a negative, NaN or infinite radius.
+    /// A sphere of `radius`; `Err` names a radius that is not `0` or within
+    /// `[1/max_size, max_size]` ([`geom_core::max_size`]).
     pub fn try_new(radius: N) -> Result<Self, GeomError> {
         Ok(Sphere {
-            radius: crate::check_non_negative("sphere", "radius", radius)?,
+            radius: crate::check_size("sphere", "radius", radius)?,
         })
     }
 

@@ -4,7 +4,7 @@
 //!
 //! Each lane runs the shape's own kernel on exactly the local ray the scalar
 //! trait call builds, so the nearest hit equals the best of the separate
-//! [`Shape::ray_cast`](geom_core::Shape::ray_cast) calls bit for bit.
+//! [`Shape::ray_cast`] calls bit for bit.
 
 use geom_core::pose::{translated_hit_to_world, translated_ray_to_local};
 use geom_core::{Lane, LaneHit, Ray, RayHit, Shape};

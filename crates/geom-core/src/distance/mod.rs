@@ -87,14 +87,7 @@ pub fn closest_point_on_triangle<T: Lane>(
     let area_b = normal.dot(&(a - c).cross(&cp));
     let area_c = normal.dot(&ab.cross(&ap));
     let in_face = area_a.simd_ge(zero) & area_b.simd_ge(zero) & area_c.simd_ge(zero) & has_plane;
-    // Projection onto the plane: remove the normal component of `ap` (the
-    // height is one dot product, accurate however far the plane is). The
-    // unit normal is scaled first where `|n|²` leaves the normal range, so
-    // no intermediate exceeds `|ap|` (a point near the float limit over a
-    // small triangle kept its digits but `n·ap / |n|²` overflowed).
-    let (scaled_normal, normal_length) = crate::ray::with_length(&normal);
-    let unit_normal = scaled_normal / normal_length;
-    let face_point = ap - unit_normal * unit_normal.dot(&ap);
+    let face_point = onto_plane(&ap, &normal);
     let inverse_area = one / (area_a + area_b + area_c);
     let face_weights = Vector3::new(
         area_a * inverse_area,
@@ -128,6 +121,20 @@ pub fn closest_point_on_triangle<T: Lane>(
     let relative = face_point.select(in_face, edge_point);
     let weights = face_weights.select(in_face, edge_weights);
     (a + relative, weights)
+}
+
+/// `ap` with its component along `normal` removed: the projection onto the
+/// plane through the origin (the height is one dot product, accurate
+/// however far the plane is). The unit normal is formed first, scaled
+/// where `|n|²` leaves the normal range, so no intermediate exceeds `|ap|`
+/// (a point near the float limit over a small triangle kept its digits but
+/// `n·ap / |n|²` overflowed). Shared by both point–triangle routines, so
+/// their answers stay identical.
+#[inline]
+fn onto_plane<T: Lane>(ap: &Vector3<T>, normal: &Vector3<T>) -> Vector3<T> {
+    let (scaled_normal, normal_length) = crate::ray::with_length(normal);
+    let unit_normal = scaled_normal / normal_length;
+    ap - unit_normal * unit_normal.dot(ap)
 }
 
 /// The largest `|ab × ac|²` that rounding alone can produce for edges
@@ -170,9 +177,7 @@ pub fn closest_point_on_triangle_branching<N: Real>(
     let area_b = normal.dot(&(a - c).cross(&cp));
     let area_c = normal.dot(&ab.cross(&ap));
     if area_a >= zero && area_b >= zero && area_c >= zero && has_plane {
-        let (scaled_normal, normal_length) = crate::ray::with_length(&normal);
-        let unit_normal = scaled_normal / normal_length;
-        let face_point = ap - unit_normal * unit_normal.dot(&ap);
+        let face_point = onto_plane(&ap, &normal);
         let inverse_area = one / (area_a + area_b + area_c);
         let face_weights = Vector3::new(
             area_a * inverse_area,

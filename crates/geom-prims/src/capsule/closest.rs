@@ -35,11 +35,11 @@ pub fn project_point_capsule<T: Lane>(
     // A point within rounding of the axis (its offset from the axis is
     // then noise of about ε |point − a|, pointing anywhere, even along the
     // axis or into the capsule past an end) has no direction of its own.
-    let axial_noise = from_a.norm() * T::simd_default_epsilon() * lit::<T>(4.0);
+    let noise_scale = T::simd_default_epsilon() * lit::<T>(4.0);
     let offset = radial.select(beside, offset);
     let distance_squared = offset.norm_squared();
     let distance = distance_squared.simd_sqrt();
-    let has_direction = distance.simd_gt(axial_noise);
+    let has_direction = distance_squared.simd_gt(from_a.norm_squared() * noise_scale * noise_scale);
     let axis_length = axis.norm();
     let (perpendicular, _) = orthonormal_basis(&(axis / axis_length));
     let fallback = perpendicular.select(axis_length.simd_gt(zero), Vector3::new(T::one(), zero, zero));

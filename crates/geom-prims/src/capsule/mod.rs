@@ -28,20 +28,21 @@ pub struct Capsule<N: Real> {
     pub a: Point3<N>,
     /// The other end of the axis segment (local frame).
     pub b: Point3<N>,
-    /// The radius (finite, `>= 0`).
+    /// The radius (`0` or within `[1/max_size, max_size]`, see [`geom_core::max_size`]).
     pub radius: N,
 }
 
 impl<N: Real> Capsule<N> {
     /// The capsule around segment `a b`; `Err` names a non-finite `a` or `b`
-    /// or a negative, NaN or infinite `radius`.
+    /// or a `radius` that is not `0` or within `[1/max_size, max_size]`
+    /// ([`geom_core::max_size`]).
     pub fn try_from_points(a: Point3<N>, b: Point3<N>, radius: N) -> Result<Self, GeomError> {
         crate::check_finite("capsule", "a", <[N; 3]>::from(a.coords))?;
         crate::check_finite("capsule", "b", <[N; 3]>::from(b.coords))?;
         Ok(Capsule {
             a,
             b,
-            radius: crate::check_non_negative("capsule", "radius", radius)?,
+            radius: crate::check_size("capsule", "radius", radius)?,
         })
     }
 

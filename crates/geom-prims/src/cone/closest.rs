@@ -34,8 +34,9 @@ pub fn project_point_cone<T: Lane>(
     // A point on the axis (within rounding: the radial part of its offset
     // is then about ε |offset| of noise, pointing anywhere, even along the
     // axis) takes any perpendicular.
-    let radial_noise = from_apex.norm() * T::simd_default_epsilon() * lit::<T>(4.0);
-    let radial_unit = (radial_vector / radial).select(radial.simd_gt(radial_noise), any_perpendicular);
+    let noise_scale = T::simd_default_epsilon() * lit::<T>(4.0);
+    let on_axis = (radial * radial).simd_le(from_apex.norm_squared() * noise_scale * noise_scale);
+    let radial_unit = (radial_vector / radial).select(!on_axis, any_perpendicular);
 
     // The half-plane: x axial from the apex, y radial.
     let query = Point3::new(axial, radial, zero);

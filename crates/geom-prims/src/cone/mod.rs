@@ -35,7 +35,7 @@ pub struct Cone<N: Real> {
     pub apex: Point3<N>,
     /// The centre of the base disk.
     pub base: Point3<N>,
-    /// The radius of the base disk (finite, `>= 0`).
+    /// The radius of the base disk (`0` or within `[1/max_size, max_size]`, see [`geom_core::max_size`]).
     pub radius: N,
 }
 
@@ -45,13 +45,13 @@ impl<N: Real> Cone<N> {
     /// `Err` names `apex` or `base` when a coordinate is not finite, `base`
     /// when it equals `apex` (a zero-length axis has no direction) or when
     /// the squared axis length underflows or overflows, and `radius` when it
-    /// is negative, NaN or infinite or when the squared slope
+    /// is not `0` or within `[1/max_size, max_size]` or when the squared slope
     /// `(radius / height)²` overflows (a cone flatter than the precision
     /// can describe).
     pub fn try_from_points(apex: Point3<N>, base: Point3<N>, radius: N) -> Result<Self, GeomError> {
         let apex_coords: [N; 3] = crate::check_finite("cone", "apex", apex.coords.into())?;
         let base_coords: [N; 3] = crate::check_finite("cone", "base", base.coords.into())?;
-        let radius = crate::check_non_negative("cone", "radius", radius)?;
+        let radius = crate::check_size("cone", "radius", radius)?;
         if apex == base {
             return Err(GeomError::invalid(
                 "cone",

@@ -23,7 +23,7 @@ use nalgebra::{Point3, Vector3};
 /// its plane hits its rim, reported on the face of the entering axis).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Cuboid<N: Real> {
-    /// Half the size along each local axis (finite, `>= 0`).
+    /// Half the size along each local axis (`0` or within `[1/max_size, max_size]`, see [`geom_core::max_size`]).
     pub half_extents: Vector3<N>,
 }
 

@@ -32,20 +32,21 @@ pub struct Cylinder<N: Real> {
     pub p0: Point3<N>,
     /// Centre of the second cap (local frame), different from `p0`.
     pub p1: Point3<N>,
-    /// The radius (finite, `>= 0`).
+    /// The radius (`0` or within `[1/max_size, max_size]`, see [`geom_core::max_size`]).
     pub radius: N,
 }
 
 impl<N: Real> Cylinder<N> {
     /// The cylinder with cap centres `p0`, `p1` and `radius`. `Err` names a
-    /// non-finite `p0` or `p1`, a `p1` equal to `p0` (zero-length axis, or
-    /// one whose squared length underflows or overflows), or a negative,
-    /// NaN or infinite `radius`, or one for which `radius² · |p1 − p0|²`
-    /// overflows.
+    /// non-finite `p0` or `p1`, a `p1` equal to `p0` or too close to it
+    /// (an axis shorter than `1/max_size`) or too far (a squared length
+    /// that overflows), a `radius` that is not `0` or within
+    /// `[1/max_size, max_size]` (see [`geom_core::max_size`]), or one for
+    /// which `radius² · |p1 − p0|²` overflows.
     pub fn try_from_points(p0: Point3<N>, p1: Point3<N>, radius: N) -> Result<Self, GeomError> {
         crate::check_finite("cylinder", "p0", <[N; 3]>::from(p0.coords))?;
         crate::check_finite("cylinder", "p1", <[N; 3]>::from(p1.coords))?;
-        let radius = crate::check_non_negative("cylinder", "radius", radius)?;
+        let radius = crate::check_size("cylinder", "radius", radius)?;
         let axis_squared = (p1 - p0).norm_squared();
         if axis_squared == N::zero() {
             return Err(GeomError::invalid(

@@ -29,7 +29,7 @@ use nalgebra::{Point3, Vector3};
 /// Features: the surface is [`FeatureId::Face(0)`](geom_core::FeatureId).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Ellipsoid<N: Real> {
-    /// The semi-axes along local x, y, z (finite, `>= 0`).
+    /// The semi-axes along local x, y, z (`0` or within `[1/max_size, max_size]`, see [`geom_core::max_size`]).
     pub radii: Vector3<N>,
 }
 
