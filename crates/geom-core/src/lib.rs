@@ -24,6 +24,7 @@ pub mod distance;
 pub mod double_double;
 pub mod error;
 pub mod exact;
+pub mod feature;
 pub mod pose;
 pub mod projection;
 pub mod quadratic;
@@ -37,6 +38,7 @@ pub use dispatch::{ClosestPoints, DispatchTable};
 #[cfg(feature = "reference")]
 pub use double_double::DoubleDouble;
 pub use error::GeomError;
+pub use feature::{FeatureShape, MAX_FEATURE_POINTS, SupportFeature};
 pub use pose::{LocalRay, PoseMatrix};
 pub use projection::{LaneProjection, PointProjection};
 pub use ray::{FeatureId, LaneHit, Ray, RayHit};

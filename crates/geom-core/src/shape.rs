@@ -6,6 +6,7 @@ use std::fmt::Debug;
 use nalgebra::{Isometry3, Point3, Vector3};
 
 use crate::aabb::Aabb;
+use crate::feature::{FeatureShape, SupportFeature};
 use crate::pose::PoseMatrix;
 use crate::projection::LaneProjection;
 use crate::projection::PointProjection;
@@ -177,6 +178,42 @@ pub trait Shape<N: Real>: Any + Debug + Send + Sync {
     /// The point of the shape farthest along `dir` in the local frame
     /// (`None` for non-convex shapes, a zero or non-finite `dir`).
     fn support_local(&self, dir: &Vector3<N>) -> Option<Point3<N>>;
+
+    /// The extreme feature of the shape along `dir` in the local frame: a
+    /// face when `dir` is within `tolerance` of its normal (`tolerance` is
+    /// the sine of the largest angle allowed; `1` gives the most aligned
+    /// face whatever the angle, as contact manifolds want), an edge when
+    /// `dir` is that close to perpendicular to it, else a vertex or a
+    /// point of a curved surface. `None` where [`Shape::support_local`] is.
+    ///
+    /// The default answers the support point as a
+    /// [`FeatureShape::Curved`] point: pair routines then give a custom
+    /// shape one contact point per manifold and refine its normal as for
+    /// a smooth surface.
+    fn support_feature_local(&self, dir: &Vector3<N>, tolerance: N) -> Option<SupportFeature<N>> {
+        let _ = tolerance;
+        let point = self.support_local(dir)?;
+        let (scaled, length) = crate::ray::with_length(dir);
+        Some(SupportFeature::point(
+            FeatureShape::Curved,
+            point,
+            scaled / length,
+        ))
+    }
+
+    /// [`Shape::support_feature_local`] for a world direction, answered in
+    /// world space.
+    fn support_feature(
+        &self,
+        pose: &Isometry3<N>,
+        dir: &Vector3<N>,
+        tolerance: N,
+    ) -> Option<SupportFeature<N>> {
+        let matrix = PoseMatrix::new(pose);
+        self.support_feature_local(&matrix.vector_to_local(dir), tolerance)
+            .map(|f| f.mapped(|p| matrix.point_to_world(p), |v| matrix.vector_to_world(v)))
+            .filter(SupportFeature::is_finite)
+    }
 
     /// [`Shape::support_local`] for a world direction, answered in world space.
     /// `None` as well when the answer is not finite (inputs near the

@@ -14,6 +14,7 @@ pub mod contact;
 pub mod cuboid;
 pub mod cylinder;
 pub mod ellipsoid;
+mod feature;
 pub mod gjk;
 pub mod half_space;
 pub mod segment;

@@ -4,7 +4,7 @@ use geom_core::LaneOrd;
 use geom_core::distance::closest_point_on_segment;
 use geom_core::{
     Aabb, FeatureId, GeomError, Lane, LaneHit, LaneProjection, LaneShape, PointProjection, Ray, RayHit, Real,
-    Shape, ShapeKind, lit,
+    Shape, ShapeKind, SupportFeature, lit,
 };
 use nalgebra::{Point3, Vector3};
 
@@ -137,6 +137,13 @@ impl<N: Real> Shape<N> for Segment<N> {
 
     fn closest_point_local(&self, point: &Point3<N>, solid: bool) -> Option<PointProjection<N>> {
         self.project_point_lanes(point).into_projection(point, solid)
+    }
+
+    /// The whole segment when `dir` is within `tolerance` of perpendicular
+    /// to it, else the farther end.
+    fn support_feature_local(&self, dir: &Vector3<N>, tolerance: N) -> Option<SupportFeature<N>> {
+        let u = crate::feature::unit_direction(dir)?;
+        Some(crate::feature::segment_feature(self.a, self.b, &u, tolerance))
     }
 
     /// The end farthest along `dir` (`a` when both are equally far).

@@ -1,8 +1,8 @@
 //! The sphere: all points within `radius` of the local origin.
 
 use geom_core::{
-    Aabb, GeomError, Lane, LaneHit, LaneProjection, LaneShape, PointProjection, Ray, RayHit, Real, Shape,
-    ShapeKind,
+    Aabb, FeatureShape, GeomError, Lane, LaneHit, LaneProjection, LaneShape, PointProjection, Ray, RayHit,
+    Real, Shape, ShapeKind, SupportFeature,
 };
 use nalgebra::{Point3, SimdValue, Vector3};
 
@@ -85,6 +85,18 @@ impl<N: Real> Shape<N> for Sphere<N> {
 
     fn closest_point_local(&self, point: &Point3<N>, solid: bool) -> Option<PointProjection<N>> {
         self.project_point_lanes(point).into_projection(point, solid)
+    }
+
+    /// The support point, a [`FeatureShape::Curved`] point (the centre, a
+    /// vertex, for a zero radius).
+    fn support_feature_local(&self, dir: &Vector3<N>, _tolerance: N) -> Option<SupportFeature<N>> {
+        let u = crate::feature::unit_direction(dir)?;
+        let kind = if self.radius > N::zero() {
+            FeatureShape::Curved
+        } else {
+            FeatureShape::Vertex
+        };
+        Some(SupportFeature::point(kind, Point3::from(u * self.radius), u))
     }
 
     fn support_local(&self, dir: &Vector3<N>) -> Option<Point3<N>> {

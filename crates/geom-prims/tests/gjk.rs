@@ -106,7 +106,7 @@ fn check_separated(
     let on_b = b.distance(pose_b, &result.point_b).unwrap();
     assert!(
         on_a.abs() <= tolerance && on_b.abs() <= tolerance,
-        "{a:?} {b:?}: {on_a} {on_b}"
+        "{a:?} at {pose_a:?}\n{b:?} at {pose_b:?}: {on_a} {on_b} ({result:?})"
     );
     let slack = plane_slack(a, pose_a, b, pose_b, &result);
     assert!(slack <= tolerance, "{a:?} {b:?}: slack {slack} ({result:?})");

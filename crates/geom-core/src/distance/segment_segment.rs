@@ -156,6 +156,7 @@ pub fn closest_points_segment_segment<N: Real>(
     } else {
         (zero, zero)
     };
+    let (s, t) = interior_by_cross_products(p0, &p_dir, q0, &q_dir, s, t);
     let point_on_p = p0 + p_dir * s;
     let point_on_q = q0 + q_dir * t;
     SegmentSegmentClosest {
@@ -164,6 +165,43 @@ pub fn closest_points_segment_segment<N: Real>(
         point_on_p,
         point_on_q,
         distance_squared: (point_on_p - point_on_q).norm_squared(),
+    }
+}
+
+/// The parameters of the lines' common perpendicular, recomputed from
+/// cross products when `(s, t)` is inside both segments: for nearly
+/// parallel segments the quadratic's coefficients lose `ε/sin²θ` of the
+/// parameters, which puts crossing segments `1e-9` apart at `θ = 1e-6`,
+/// while `s = ((q0 − p0) × dq) · m / |m|²` with `m = dp × dq` loses only
+/// `ε/sin θ` of them, which moves the points along the lines but keeps
+/// them within rounding of the perpendicular (Goldman, "Intersection of
+/// Two Lines in Three-Space", Graphics Gems I). Kept only when the new
+/// parameters are inside too.
+fn interior_by_cross_products<N: Real>(
+    p0: &Point3<N>,
+    p_dir: &Vector3<N>,
+    q0: &Point3<N>,
+    q_dir: &Vector3<N>,
+    s: N,
+    t: N,
+) -> (N, N) {
+    let zero = N::zero();
+    let one = N::one();
+    if !(s > zero && s < one && t > zero && t < one) {
+        return (s, t);
+    }
+    let m = p_dir.cross(q_dir);
+    let m_squared = m.norm_squared();
+    if !(m_squared > zero && m_squared.is_finite()) {
+        return (s, t);
+    }
+    let between = q0 - p0;
+    let s_cross = between.cross(q_dir).dot(&m) / m_squared;
+    let t_cross = between.cross(p_dir).dot(&m) / m_squared;
+    if s_cross >= zero && s_cross <= one && t_cross >= zero && t_cross <= one {
+        (s_cross, t_cross)
+    } else {
+        (s, t)
     }
 }
 

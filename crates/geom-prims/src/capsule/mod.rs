@@ -7,8 +7,8 @@ pub use closest::project_point_capsule;
 pub use ray::ray_cast_capsule;
 
 use geom_core::{
-    Aabb, GeomError, Lane, LaneHit, LaneProjection, LaneShape, PointProjection, Ray, RayHit, Real, Shape,
-    ShapeKind,
+    Aabb, FeatureShape, GeomError, Lane, LaneHit, LaneProjection, LaneShape, PointProjection, Ray, RayHit,
+    Real, Shape, ShapeKind, SupportFeature,
 };
 use nalgebra::{Point3, Vector3};
 
@@ -98,6 +98,21 @@ impl<N: Real> Shape<N> for Capsule<N> {
 
     fn closest_point_local(&self, point: &Point3<N>, solid: bool) -> Option<PointProjection<N>> {
         self.project_point_lanes(point).into_projection(point, solid)
+    }
+
+    /// The side line (the axis moved by the radius along `dir`) when `dir`
+    /// is within `tolerance` of perpendicular to the axis, else the support
+    /// point of an end cap ([`FeatureShape::Curved`]).
+    fn support_feature_local(&self, dir: &Vector3<N>, tolerance: N) -> Option<SupportFeature<N>> {
+        let u = crate::feature::unit_direction(dir)?;
+        let core = crate::feature::segment_feature(self.a, self.b, &u, tolerance);
+        Some(match core.shape() {
+            FeatureShape::Edge => core.offset(&u, self.radius),
+            _ if self.radius > N::zero() => {
+                SupportFeature::point(FeatureShape::Curved, core.points()[0] + u * self.radius, u)
+            }
+            _ => core,
+        })
     }
 
     fn support_local(&self, dir: &Vector3<N>) -> Option<Point3<N>> {

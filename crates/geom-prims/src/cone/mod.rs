@@ -11,8 +11,8 @@ pub use closest::project_point_cone;
 pub use ray::ray_cast_cone;
 
 use geom_core::{
-    Aabb, GeomError, Lane, LaneHit, LaneProjection, LaneShape, PointProjection, Ray, RayHit, Real, Shape,
-    ShapeKind,
+    Aabb, FeatureShape, GeomError, Lane, LaneHit, LaneProjection, LaneShape, PointProjection, Ray, RayHit,
+    Real, Shape, ShapeKind, SupportFeature,
 };
 use nalgebra::{Point3, Vector3};
 
@@ -180,6 +180,59 @@ impl<N: Real> Shape<N> for Cone<N> {
 
     fn closest_point_local(&self, point: &Point3<N>, solid: bool) -> Option<PointProjection<N>> {
         self.project_point_lanes(point).into_projection(point, solid)
+    }
+
+    /// The base (a regular polygon of rim points starting at the rim point
+    /// farthest along `dir`) when `dir` is within `tolerance` of the axis
+    /// beyond the base, the side line from the apex to a rim point when
+    /// within `tolerance` of that side's normal, else the apex (a vertex) or
+    /// a rim point ([`FeatureShape::Curved`]); a zero radius answers as the
+    /// axis segment.
+    fn support_feature_local(&self, dir: &Vector3<N>, tolerance: N) -> Option<SupportFeature<N>> {
+        let u = crate::feature::unit_direction(dir)?;
+        if self.radius == N::zero() {
+            return Some(crate::feature::segment_feature(
+                self.apex, self.base, &u, tolerance,
+            ));
+        }
+        let axis = self.axis_unit();
+        let height = (self.base - self.apex).norm();
+        let along = u.dot(&axis);
+        let out = crate::feature::across_or_any(&axis, &u);
+        let rim = self.base + out * self.radius;
+        let side_normal = crate::contact::try_unit(&(out * height - axis * self.radius))?;
+        // The sines of the angles to the base's and to the side's normal
+        // (infinite where `u` points away from it); when the tolerance
+        // admits both, the better aligned one.
+        let base_sine = if along > N::zero() {
+            (u - axis * along).norm()
+        } else {
+            N::max_value().unwrap_or_else(N::one)
+        };
+        let side_sine = if u.dot(&side_normal) > N::zero() {
+            u.cross(&side_normal).norm()
+        } else {
+            N::max_value().unwrap_or_else(N::one)
+        };
+        if base_sine <= tolerance && base_sine <= side_sine {
+            return Some(crate::feature::disk_face(self.base, axis, out, self.radius));
+        }
+        if side_sine <= tolerance {
+            // The side lines turn about the axis; their normals keep the
+            // same angle with it.
+            return Some(SupportFeature::edge_about_axis(
+                self.apex,
+                rim,
+                u,
+                axis,
+                side_normal.dot(&axis),
+            ));
+        }
+        Some(if (self.apex - rim).dot(&u) > N::zero() {
+            SupportFeature::point(FeatureShape::Vertex, self.apex, u)
+        } else {
+            SupportFeature::point(FeatureShape::Curved, rim, u)
+        })
     }
 
     fn support_local(&self, dir: &Vector3<N>) -> Option<Point3<N>> {

@@ -8,24 +8,27 @@ use nalgebra::{Isometry3, Vector3};
 
 use super::cuboid::to_world;
 use super::polytope::{Polytope, contact_polytopes};
-use super::{in_canonical_order, relative_pose};
+use super::{exact_when_apart, in_canonical_order, relative_pose};
 use crate::Cuboid;
 
 /// Contact between two boxes, computed in `a`'s frame.
 ///
 /// The axis of least penetration among the 6 face normals and the 9 edge
-/// × edge directions (nearly parallel edge pairs skipped) is chosen with a
-/// bias towards faces: the second box's faces and the edge axes must be 2%
-/// (relative) shallower to win, for stable resting contacts. A face axis
-/// clips the most opposed face of the other box against the reference
-/// face's side planes (Sutherland–Hodgman) and keeps the points at most
-/// `margin` above the reference face, each with its own depth, reduced to
-/// four (the deepest first, then spread by area); an edge axis reports the
-/// closest points of the two supporting edges with the axis' depth.
+/// × edge directions (nearly parallel edge pairs skipped) wins: its depth
+/// is the exact penetration depth (ties within rounding prefer faces). A
+/// face axis clips the most opposed face of the other box against the
+/// reference face's side planes (Sutherland–Hodgman) and keeps the points
+/// at most `margin` above the reference face, each with its own depth,
+/// reduced to four (the deepest first, then spread by area); an edge axis
+/// reports the closest points of the two supporting edges with the axis'
+/// depth, and, when a face axis is within 2% of it (boxes resting a hair
+/// off flat), the clipped points of the faces most aligned with its
+/// normal beside them (depths along that normal).
 ///
-/// Apart (within `margin`), the depth is minus the largest separation over
-/// the 15 axes: a lower bound on the distance, exact when a face normal
-/// separates. Boxes of zero size work (their degenerate side planes are
+/// Apart (within `margin`), the depth is minus the distance: the clipped
+/// face points when a face normal separates, else the closest points
+/// (the largest axis separation is only a lower bound on the distance;
+/// see `exact_when_apart`). Boxes of zero size work (their degenerate side planes are
 /// skipped); coincident boxes leave through the lowest axis of least
 /// penetration. Features: box faces, edges (see the [module docs](super)).
 pub fn contact_cuboid_cuboid<N: Real>(
@@ -53,6 +56,7 @@ pub fn contact_cuboid_cuboid<N: Real>(
             let manifold = out.push_manifold(Vector3::zeros());
             if contact_polytopes(&box_a, &box_b, margin, manifold) {
                 to_world(pose_a, out, first);
+                exact_when_apart(a, pose_a, b, pose_b, margin, out, first);
             } else {
                 out.truncate(first);
             }

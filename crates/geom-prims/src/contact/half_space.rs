@@ -121,12 +121,37 @@ pub fn contact_capsule_half_space<N: Real>(
     out: &mut ContactManifolds<N>,
 ) {
     let relative = relative_pose(pose_b, pose_a);
+    let (end_a, end_b) = (relative * a.a, relative * a.b);
+    let down = -b.unit_normal();
     let mut candidates = Candidates::new();
-    candidates.push(relative * a.a, FeatureId::Face(1));
+    candidates.push(
+        lowest_near_end(&end_a, &end_b, a.radius, &down),
+        FeatureId::Face(1),
+    );
     if a.b != a.a {
-        candidates.push(relative * a.b, FeatureId::Face(2));
+        candidates.push(
+            lowest_near_end(&end_b, &end_a, a.radius, &down),
+            FeatureId::Face(2),
+        );
     }
-    push_candidates(&candidates, a.radius, b, pose_b, margin, out);
+    push_candidates(&candidates, N::zero(), b, pose_b, margin, out);
+}
+
+/// The capsule's surface point lowest along the unit `down` near its end
+/// `end` (the other end `other`): the end cap's point straight down when
+/// the cap faces down, else the side's bottom line at that end (the cap's
+/// point would lie inside the capsule, nearer the other end's part).
+fn lowest_near_end<N: Real>(end: &Point3<N>, other: &Point3<N>, radius: N, down: &Vector3<N>) -> Point3<N> {
+    let along = end - other;
+    if along.dot(down) >= N::zero() {
+        return end + down * radius;
+    }
+    let across = down - along * (along.dot(down) / along.norm_squared());
+    match try_unit(&across) {
+        Some(side) => end + side * radius,
+        // Upright, the upper end: every rim point is as low.
+        None => end + crate::contact::perpendicular(&along, Vector3::x()) * radius,
+    }
 }
 
 /// Contact between a box and a half-space: the vertices below `margin`,

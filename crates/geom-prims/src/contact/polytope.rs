@@ -10,10 +10,11 @@
 
 use geom_core::contact::pick_four;
 use geom_core::distance::closest_points_segment_segment;
-use geom_core::{ContactManifold, ContactPoint, FeatureId, Real, lit};
+use geom_core::{ContactManifold, ContactPoint, FeatureId, Real, SupportFeature, lit};
 use nalgebra::{Isometry3, Point3, Vector3};
 
 use super::cuboid::FACE_BIAS;
+use super::manifold::{Polygon, clip_features};
 use super::{try_unit, within_margin};
 
 /// A face: unit outward normal, vertex indices in cyclic order, feature id.
@@ -42,6 +43,24 @@ pub(crate) struct Polytope<N: Real> {
 }
 
 impl<N: Real> Polytope<N> {
+    /// The face whose outward normal is closest to `direction`, as a
+    /// support feature (all the vertices when there is no face).
+    fn most_aligned_face(&self, direction: &Vector3<N>) -> SupportFeature<N> {
+        match self.faces().iter().reduce(|best, face| {
+            if face.normal.dot(direction) > best.normal.dot(direction) {
+                face
+            } else {
+                best
+            }
+        }) {
+            Some(face) => SupportFeature::face(
+                face.vertices[..face.count].iter().map(|&k| self.vertices[k]),
+                face.normal,
+            ),
+            None => SupportFeature::new(),
+        }
+    }
+
     fn empty() -> Self {
         let face = PolytopeFace {
             normal: Vector3::zeros(),
@@ -202,13 +221,19 @@ enum Axis {
 }
 
 /// The separating axis of least penetration between `a` and `b`, or `None`
-/// when some axis separates them by more than `margin`. Face axes are
-/// preferred: b's faces over a's, and edge axes over faces, only when
-/// shallower by [`FACE_BIAS`] (relative) plus a rounding tolerance.
-fn least_penetration<N: Real>(a: &Polytope<N>, b: &Polytope<N>, margin: N) -> Option<(Axis, Vector3<N>, N)> {
+/// when some axis separates them by more than `margin`, and whether a
+/// face axis is within [`FACE_BIAS`] of it. The least depth wins (it is
+/// the exact penetration depth of two polytopes); ties within rounding
+/// prefer `a`'s faces, then `b`'s, then edges.
+fn least_penetration<N: Real>(
+    a: &Polytope<N>,
+    b: &Polytope<N>,
+    margin: N,
+) -> Option<(Axis, Vector3<N>, N, bool)> {
     let scale = N::one() + a.scale().max(b.scale());
     let rounding = N::default_epsilon() * lit(64.0) * scale;
-    let better = |depth: N, than: N| depth < than - (than.abs() * lit(FACE_BIAS) + rounding);
+    let better = |depth: N, than: N| depth < than - rounding;
+    let within_bias = |depth: N, than: N| depth >= than - (than.abs() * lit(FACE_BIAS) + rounding);
     let mut best_a: Option<(Axis, Vector3<N>, N)> = None;
     for (index, face) in a.faces().iter().enumerate() {
         let (a_low, a_high) = a.interval(&face.normal);
@@ -264,55 +289,14 @@ fn least_penetration<N: Real>(a: &Polytope<N>, b: &Polytope<N>, margin: N) -> Op
         }
     }
     match (best_face, best_edge) {
-        (Some(face), Some(edge)) => Some(if better(edge.2, face.2) { edge } else { face }),
-        (face, edge) => face.or(edge),
-    }
-}
-
-/// Up to 16 polygon vertices, without allocation.
-#[derive(Clone, Copy)]
-struct Polygon<N: Real> {
-    points: [Point3<N>; 16],
-    len: usize,
-}
-
-impl<N: Real> Polygon<N> {
-    fn new() -> Self {
-        Polygon {
-            points: [Point3::origin(); 16],
-            len: 0,
-        }
-    }
-
-    fn push(&mut self, p: Point3<N>) {
-        if self.len < self.points.len() {
-            self.points[self.len] = p;
-            self.len += 1;
-        }
-    }
-
-    /// Sutherland–Hodgman: the part of the polygon where
-    /// `side · (p − origin) <= 0`.
-    fn clip(&self, origin: &Point3<N>, side: &Vector3<N>) -> Self {
-        let mut clipped = Polygon::new();
-        if self.len == 0 {
-            return clipped;
-        }
-        let distance = |p: &Point3<N>| side.dot(&(p - origin));
-        for k in 0..self.len {
-            let current = self.points[k];
-            let next = self.points[(k + 1) % self.len];
-            let (d_current, d_next) = (distance(&current), distance(&next));
-            if d_current <= N::zero() {
-                clipped.push(current);
-            }
-            if (d_current < N::zero() && d_next > N::zero()) || (d_current > N::zero() && d_next < N::zero())
-            {
-                let t = d_current / (d_current - d_next);
-                clipped.push(current + (next - current) * t);
-            }
-        }
-        clipped
+        (Some(face), Some(edge)) => Some(if better(edge.2, face.2) {
+            (edge.0, edge.1, edge.2, within_bias(edge.2, face.2))
+        } else {
+            (face.0, face.1, face.2, true)
+        }),
+        (face, edge) => face
+            .or(edge)
+            .map(|(axis, normal, depth)| (axis, normal, depth, face.is_some())),
     }
 }
 
@@ -325,7 +309,7 @@ pub(crate) fn contact_polytopes<N: Real>(
     margin: N,
     manifold: &mut ContactManifold<N>,
 ) -> bool {
-    let Some((axis, normal, depth)) = least_penetration(a, b, margin) else {
+    let Some((axis, normal, depth, face_nearby)) = least_penetration(a, b, margin) else {
         return false;
     };
     manifold.normal = normal;
@@ -334,13 +318,24 @@ pub(crate) fn contact_polytopes<N: Real>(
             let (a0, a1, id_a) = a.supporting_edge(i, &normal);
             let (b0, b1, id_b) = b.supporting_edge(j, &-normal);
             let closest = closest_points_segment_segment(&a0, &a1, &b0, &b1);
-            manifold.points.push(ContactPoint {
+            let edges = ContactPoint {
                 point_a: closest.point_on_p,
                 point_b: closest.point_on_q,
                 depth,
                 feature_a: id_a,
                 feature_b: id_b,
-            });
+            };
+            if face_nearby {
+                // A resting pair a hair off flat: the edge axis gives the
+                // exact depth and normal, the faces most aligned with it
+                // the rest of the manifold (depths along the normal).
+                let face_a = a.most_aligned_face(&normal);
+                let face_b = b.most_aligned_face(&-normal);
+                let pairs = clip_features(&face_a, &face_b, &normal, depth, margin);
+                manifold.points.extend(pairs.with_deepest(edges).reduced(&normal));
+            } else {
+                manifold.points.push(edges);
+            }
         }
         Axis::FaceOfA(index) => clip_faces(a, &a.faces[index], b, false, depth, margin, manifold),
         Axis::FaceOfB(index) => clip_faces(b, &b.faces[index], a, true, depth, margin, manifold),

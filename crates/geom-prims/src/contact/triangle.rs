@@ -15,7 +15,7 @@ use nalgebra::{Isometry3, Point3, Vector3};
 
 use super::cuboid::{FACE_BIAS, capsule_exit, capsule_feature, to_world};
 use super::polytope::{Polytope, contact_polytopes};
-use super::{perpendicular, relative_pose, try_unit, within_margin};
+use super::{exact_when_apart, perpendicular, relative_pose, try_unit, within_margin};
 use crate::{Capsule, Cuboid, Sphere, Triangle};
 
 /// The triangle feature holding the point with barycentric `weights`
@@ -426,6 +426,7 @@ pub fn contact_cuboid_triangle<N: Real>(
     let manifold = out.push_manifold(Vector3::zeros());
     if contact_polytopes(&box_a, &triangle, margin, manifold) {
         to_world(pose_a, out, first);
+        exact_when_apart(a, pose_a, b, pose_b, margin, out, first);
     } else {
         out.truncate(first);
     }

@@ -8,8 +8,8 @@ pub use closest::project_point_cuboid;
 pub use ray::ray_cast_cuboid;
 
 use geom_core::{
-    Aabb, GeomError, Lane, LaneHit, LaneProjection, LaneShape, PointProjection, Ray, RayHit, Real, Shape,
-    ShapeKind, lit,
+    Aabb, FeatureShape, GeomError, Lane, LaneHit, LaneProjection, LaneShape, PointProjection, Ray, RayHit,
+    Real, Shape, ShapeKind, SupportFeature, lit,
 };
 use nalgebra::{Point3, Vector3};
 
@@ -105,6 +105,59 @@ impl<N: Real> Shape<N> for Cuboid<N> {
 
     fn closest_point_local(&self, point: &Point3<N>, solid: bool) -> Option<PointProjection<N>> {
         self.project_point_lanes(point).into_projection(point, solid)
+    }
+
+    /// The face whose normal is nearest `dir` when within `tolerance` (its
+    /// four corners), else the edge nearly perpendicular to `dir`, else the
+    /// corner farthest along `dir`.
+    fn support_feature_local(&self, dir: &Vector3<N>, tolerance: N) -> Option<SupportFeature<N>> {
+        let u = crate::feature::unit_direction(dir)?;
+        let h = self.half_extents;
+        let sign = |k: usize| if u[k] >= N::zero() { N::one() } else { -N::one() };
+        let by_size = {
+            let mut axes = [0, 1, 2];
+            axes.sort_by(|&i, &j| {
+                u[j].abs()
+                    .partial_cmp(&u[i].abs())
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            });
+            axes
+        };
+        let [face_axis, _, edge_axis] = by_size;
+        let (i, j) = ((face_axis + 1) % 3, (face_axis + 2) % 3);
+        let across = (u[i] * u[i] + u[j] * u[j]).sqrt();
+        if across <= tolerance {
+            let s = sign(face_axis);
+            let corner = |si: N, sj: N| {
+                let mut p = Vector3::zeros();
+                p[face_axis] = s * h[face_axis];
+                p[i] = si * h[i];
+                p[j] = sj * h[j];
+                Point3::from(p)
+            };
+            let one = N::one();
+            let ring = [
+                corner(-one, -one),
+                corner(one, -one),
+                corner(one, one),
+                corner(-one, one),
+            ];
+            let mut normal = Vector3::zeros();
+            normal[face_axis] = s;
+            // Counter-clockwise about +axis (e_i × e_j = e_axis); reversed below.
+            return Some(if s > N::zero() {
+                SupportFeature::face(ring, normal)
+            } else {
+                SupportFeature::face(ring.into_iter().rev(), normal)
+            });
+        }
+        let corner = Point3::from(Vector3::from_fn(|k, _| sign(k) * h[k]));
+        if u[edge_axis].abs() <= tolerance {
+            let mut other = corner;
+            other[edge_axis] = -other[edge_axis];
+            return Some(SupportFeature::edge(other, corner, u));
+        }
+        Some(SupportFeature::point(FeatureShape::Vertex, corner, u))
     }
 
     /// The corner farthest along `dir`; a zero component of `dir` picks the

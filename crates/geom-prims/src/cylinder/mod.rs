@@ -7,8 +7,8 @@ pub use closest::project_point_cylinder;
 pub use ray::ray_cast_cylinder;
 
 use geom_core::{
-    Aabb, GeomError, Lane, LaneHit, LaneProjection, LaneShape, PointProjection, Ray, RayHit, Real, Shape,
-    ShapeKind,
+    Aabb, FeatureShape, GeomError, Lane, LaneHit, LaneProjection, LaneShape, PointProjection, Ray, RayHit,
+    Real, Shape, ShapeKind, SupportFeature,
 };
 use nalgebra::{Point3, Vector3};
 
@@ -151,6 +151,46 @@ impl<N: Real> Shape<N> for Cylinder<N> {
     /// The cap centre on `dir`'s side plus the radius along `dir`'s part
     /// perpendicular to the axis (the cap centre itself when `dir` is along
     /// the axis: every point of that cap is farthest).
+    /// The cap (a regular polygon of rim points starting at the rim point
+    /// farthest along `dir`) when `dir` is within `tolerance` of the axis,
+    /// the side line when within `tolerance` of perpendicular to it, else
+    /// the rim point ([`FeatureShape::Curved`]); a zero radius answers as
+    /// the axis segment.
+    fn support_feature_local(&self, dir: &Vector3<N>, tolerance: N) -> Option<SupportFeature<N>> {
+        let u = crate::feature::unit_direction(dir)?;
+        if self.radius == N::zero() {
+            return Some(crate::feature::segment_feature(self.p0, self.p1, &u, tolerance));
+        }
+        let axis = crate::contact::try_unit(&(self.p1 - self.p0))?;
+        let along = u.dot(&axis);
+        let across = u - axis * along;
+        let (end, cap_normal) = if along > N::zero() {
+            (self.p1, axis)
+        } else {
+            (self.p0, -axis)
+        };
+        // The sines of the angles to the cap's and to the side's normal;
+        // when the tolerance admits both, the better aligned one.
+        let cap_sine = across.norm();
+        let side_sine = along.abs();
+        let out = crate::feature::across_or_any(&axis, &u);
+        if cap_sine <= tolerance && cap_sine <= side_sine {
+            return Some(crate::feature::disk_face(end, cap_normal, out, self.radius));
+        }
+        if side_sine <= tolerance {
+            return Some(SupportFeature::edge(
+                self.p0 + out * self.radius,
+                self.p1 + out * self.radius,
+                u,
+            ));
+        }
+        Some(SupportFeature::point(
+            FeatureShape::Curved,
+            end + out * self.radius,
+            u,
+        ))
+    }
+
     fn support_local(&self, dir: &Vector3<N>) -> Option<Point3<N>> {
         crate::support_direction_length(dir)?;
         let axis = self.p1 - self.p0;

@@ -10,8 +10,8 @@ pub use closest::project_point_ellipsoid;
 pub use ray::ray_cast_ellipsoid;
 
 use geom_core::{
-    Aabb, GeomError, Lane, LaneHit, LaneProjection, LaneShape, PointProjection, Ray, RayHit, Real, Shape,
-    ShapeKind,
+    Aabb, FeatureShape, GeomError, Lane, LaneHit, LaneProjection, LaneShape, PointProjection, Ray, RayHit,
+    Real, Shape, ShapeKind, SupportFeature,
 };
 use nalgebra::{Point3, Vector3};
 
@@ -112,6 +112,16 @@ impl<N: Real> Shape<N> for Ellipsoid<N> {
 
     fn closest_point_local(&self, point: &Point3<N>, solid: bool) -> Option<PointProjection<N>> {
         self.project_point_lanes(point).into_projection(point, solid)
+    }
+
+    /// The support point, a [`FeatureShape::Curved`] point.
+    fn support_feature_local(&self, dir: &Vector3<N>, _tolerance: N) -> Option<SupportFeature<N>> {
+        let u = crate::feature::unit_direction(dir)?;
+        Some(SupportFeature::point(
+            FeatureShape::Curved,
+            self.support_local(&u)?,
+            u,
+        ))
     }
 
     fn support_local(&self, dir: &Vector3<N>) -> Option<Point3<N>> {

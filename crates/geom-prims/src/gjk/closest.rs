@@ -4,6 +4,7 @@
 //! Ericson, *Real-Time Collision Detection* §9.5), with Montanari's signed
 //! volumes as the simplex solver ([`super::simplex`]).
 
+use geom_core::distance::closest_points_segment_segment;
 use geom_core::{GeomError, Real, lit};
 use nalgebra::{Point3, Vector3};
 
@@ -86,6 +87,41 @@ fn witness_points<N: Real>(simplex: &[SupportPoint<N>], weights: &[N; 4]) -> (Po
 /// four are exact convergence criteria of the algorithm; the fifth means
 /// the answer is as good as the precision allows.
 pub(crate) fn gjk_cores<N: Real>(pair: &MinkowskiPair<N>, max_distance: N) -> Result<CoreGjk<N>, GeomError> {
+    // Points and segments (spheres, capsules, segments): their closest
+    // points directly (Eberly's segment–segment distance), exact where
+    // GJK's simplex of a nearly flat parallelogram loses digits.
+    if let Some([a0, a1, b0, b1]) = pair.segment_cores() {
+        let closest = closest_points_segment_segment(&a0, &a1, &b0, &b1);
+        let distance = geom_core::ray::length_without_overflow(&(closest.point_on_q - closest.point_on_p));
+        let scale = [a0, a1, b0, b1]
+            .iter()
+            .fold(N::zero(), |m, p| m.max(p.coords.norm()));
+        let touching = lit::<N>(TOUCHING_EPSILONS) * N::default_epsilon() * scale;
+        // Lengths whose squares overflow (segments reaching 1e20 in
+        // `f32`) leave the parameters NaN: GJK below works on differences.
+        if !distance.is_finite() {
+            // Fall through to GJK.
+        } else if distance > max_distance {
+            return Ok(CoreGjk {
+                outcome: CoreOutcome::Beyond {
+                    lower_bound: distance,
+                },
+                converged: true,
+                iterations: 0,
+            });
+        } else if distance > touching {
+            return Ok(CoreGjk {
+                outcome: CoreOutcome::Separated {
+                    distance,
+                    point_a: closest.point_on_p,
+                    point_b: closest.point_on_q,
+                    direction: closest.point_on_q - closest.point_on_p,
+                },
+                converged: true,
+                iterations: 0,
+            });
+        }
+    }
     let toward_b = pair.b_origin();
     let initial = if toward_b.norm_squared() > N::zero() {
         toward_b

@@ -56,9 +56,6 @@ pub fn epa_relative_tolerance<N: Real>() -> N {
 /// EPA's answer on the cores, in `a`'s frame.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct CorePenetration<N: Real> {
-    /// Overlap of the cores along `normal` (about zero, possibly a
-    /// rounding-sized negative, for touching cores).
-    pub depth: N,
     /// Unit normal from `a` to `b`.
     pub normal: Vector3<N>,
     /// The deepest point of `a`'s core along `normal`.
@@ -134,7 +131,6 @@ fn flat<N: Real>(
     iterations: u32,
 ) -> CorePenetration<N> {
     CorePenetration {
-        depth: N::zero(),
         normal,
         point_a,
         point_b,
@@ -424,7 +420,6 @@ pub(crate) fn epa_cores<N: Real>(
         )
     };
     Ok(CorePenetration {
-        depth: face.distance,
         normal: face.normal,
         point_a: combine(|p| p.a.coords),
         point_b: combine(|p| p.b.coords),

@@ -29,6 +29,7 @@
 
 mod closest;
 mod epa;
+mod refine;
 mod simplex;
 mod support;
 
@@ -42,8 +43,10 @@ use nalgebra::{Isometry3, Point3, Vector3};
 
 use closest::{CoreOutcome, gjk_cores};
 use epa::epa_cores;
+use refine::{dilated_features, refine_normal, support_pair};
 use support::MinkowskiPair;
 
+use crate::contact::manifold::{FeaturePairs, clip_features};
 use crate::contact::try_unit;
 
 /// How a [`gjk_closest_points`] query ended.
@@ -176,10 +179,10 @@ pub fn gjk_closest_points<N: Real>(
             point_b,
             direction,
         } => {
-            let gap = distance - radius;
-            let normal = unit_normal(&point_a, &point_b, &direction, distance);
-            let surface_a = point_a + normal * pair.radius_a();
-            let surface_b = point_b - normal * pair.radius_b();
+            let start = unit_normal(&point_a, &point_b, &direction, distance);
+            let found = settle(&pair, &start, core_scale(&point_a, &point_b))?;
+            let gap = -found.depth;
+            let (surface_a, surface_b) = found.points;
             if gap <= N::zero() {
                 result(GjkStatus::Intersecting, N::zero(), surface_a, surface_b)
             } else if gap > max_distance {
@@ -230,9 +233,52 @@ pub fn penetration<N: Real>(
 ) -> Result<Option<Penetration<N>>, GeomError> {
     check_limit(margin, "margin")?;
     let pair = MinkowskiPair::new(a, pose_a, b, pose_b)?;
+    let Some(found) = refined_penetration(&pair, margin)? else {
+        return Ok(None);
+    };
+    let (point_a, point_b) = found.points;
+    let world = pair.a_to_world();
+    Ok(Some(Penetration {
+        depth: found.depth,
+        normal: world.vector_to_world(&found.normal),
+        point_a: world.point_to_world(&point_a),
+        point_b: world.point_to_world(&point_b),
+        converged: found.converged,
+        iterations: found.iterations,
+    }))
+}
+
+/// The penetration found in `a`'s frame: unit normal from `a` to `b`, the
+/// depth (of the shapes, radii included) and GJK/EPA's bookkeeping.
+struct CorePenetrationFound<N: Real> {
+    normal: Vector3<N>,
+    depth: N,
+    converged: bool,
+    iterations: u32,
+    points: (Point3<N>, Point3<N>),
+}
+
+/// The size of the cores' points, for the refinement's stopping rule.
+fn core_scale<N: Real>(point_a: &Point3<N>, point_b: &Point3<N>) -> N {
+    point_a
+        .coords
+        .amax()
+        .max(point_b.coords.amax())
+        .max((point_a - point_b).amax())
+}
+
+/// GJK, then EPA when the cores overlap, then the refinement of the normal
+/// from the touching features ([`refine`]); `None` when the shapes are
+/// farther apart than `margin`. The depth is the support overlap along the
+/// final normal, so depth and normal always agree: moving `b` by
+/// `depth · normal` makes the shapes touch.
+fn refined_penetration<N: Real>(
+    pair: &MinkowskiPair<N>,
+    margin: N,
+) -> Result<Option<CorePenetrationFound<N>>, GeomError> {
     let (radius_a, radius_b) = (pair.radius_a(), pair.radius_b());
-    let gjk = gjk_cores(&pair, margin + radius_a + radius_b)?;
-    let (core_depth, normal, core_a, core_b, converged, iterations) = match gjk.outcome {
+    let gjk = gjk_cores(pair, margin + radius_a + radius_b)?;
+    let (normal, point_a, point_b, converged, iterations) = match gjk.outcome {
         CoreOutcome::Beyond { .. } => return Ok(None),
         CoreOutcome::Separated {
             distance,
@@ -240,7 +286,6 @@ pub fn penetration<N: Real>(
             point_b,
             direction,
         } => (
-            -distance,
             unit_normal(&point_a, &point_b, &direction, distance),
             point_a,
             point_b,
@@ -253,9 +298,8 @@ pub fn penetration<N: Real>(
             point_a,
             point_b,
         } => {
-            let epa = epa_cores(&pair, &simplex[..len], point_a, point_b)?;
+            let epa = epa_cores(pair, &simplex[..len], point_a, point_b)?;
             (
-                epa.depth,
                 epa.normal,
                 epa.point_a,
                 epa.point_b,
@@ -264,19 +308,133 @@ pub fn penetration<N: Real>(
             )
         }
     };
-    let depth = core_depth + radius_a + radius_b;
-    if depth < -margin {
+    let settled = settle(pair, &normal, core_scale(&point_a, &point_b))?;
+    if settled.depth < -margin {
         return Ok(None);
     }
-    let world = pair.a_to_world();
-    Ok(Some(Penetration {
-        depth,
-        normal: world.vector_to_world(&normal),
-        point_a: world.point_to_world(&(core_a + normal * radius_a)),
-        point_b: world.point_to_world(&(core_b - normal * radius_b)),
-        converged,
+    Ok(Some(CorePenetrationFound {
+        normal: settled.normal,
+        depth: settled.depth,
+        converged: converged || settled.certified,
         iterations,
+        points: settled.points,
     }))
+}
+
+/// The refined contact (`a`'s frame): normal, depth (radii included) and a
+/// witness pair on the shapes, `point_a − point_b = depth · normal`.
+struct Settled<N: Real> {
+    normal: Vector3<N>,
+    depth: N,
+    points: (Point3<N>, Point3<N>),
+    certified: bool,
+}
+
+/// Refines `start` ([`refine`]) and settles the answer. Overlapping, the
+/// depth is the support overlap along the refined normal (an achievable
+/// push, the least found). Apart, it is minus the distance between the
+/// witness points, which lie on the shapes (an achievable distance, the
+/// least found), and the normal is their direction: for shapes a hair
+/// apart that direction carries the rounding of the points' difference,
+/// but points, distance and normal agree.
+fn settle<N: Real>(pair: &MinkowskiPair<N>, start: &Vector3<N>, scale: N) -> Result<Settled<N>, GeomError> {
+    let refined = refine_normal(pair, start, scale)?;
+    let radii = pair.radius_a() + pair.radius_b();
+    // An exact witness pair decides apart or not (the separation along a
+    // normal of rounding-sized accuracy may not, for cores a hair apart).
+    let depth = match refined.witness {
+        Some((core_a, core_b, apart)) => {
+            let gap = geom_core::ray::length_without_overflow(&(core_b - core_a));
+            radii - if apart { gap } else { -gap }
+        }
+        None => -refined.separation + radii,
+    };
+    let points = witness_pair(
+        pair,
+        &refined.normal,
+        depth,
+        refined.witness.map(|(a, b, _)| (a, b)),
+    )?;
+    if depth < N::zero() {
+        let between = points.1 - points.0;
+        if let Some(normal) = try_unit(&between) {
+            return Ok(Settled {
+                normal,
+                depth: -geom_core::ray::length_without_overflow(&between),
+                points,
+                certified: refined.certified,
+            });
+        }
+    }
+    Ok(Settled {
+        normal: refined.normal,
+        depth,
+        points,
+        certified: refined.certified,
+    })
+}
+
+/// The sine of the angle within which the features of a single witness
+/// pair count as facing each other.
+fn witness_tolerance<N: Real>() -> N {
+    nalgebra::convert(1e-3)
+}
+
+/// The contact pairs of the features touching along `normal` (`a`'s
+/// frame), dilated by the radii.
+fn feature_pairs<N: Real>(
+    pair: &MinkowskiPair<N>,
+    normal: &Vector3<N>,
+    depth: N,
+    tolerance: N,
+    margin: N,
+) -> FeaturePairs<N> {
+    match dilated_features(pair, normal, tolerance) {
+        Some((feature_a, feature_b)) => clip_features(&feature_a, &feature_b, normal, depth, margin),
+        None => clip_features(
+            &geom_core::SupportFeature::new(),
+            &geom_core::SupportFeature::new(),
+            normal,
+            depth,
+            margin,
+        ),
+    }
+}
+
+/// One witness pair for the contact along `normal` of overlap `depth`
+/// (`a`'s frame): the cores' exact witness points when the refinement
+/// found them (dilated by the radii), else the deepest pair of the
+/// touching features, else the two support points moved to be `depth`
+/// apart along `normal`.
+fn witness_pair<N: Real>(
+    pair: &MinkowskiPair<N>,
+    normal: &Vector3<N>,
+    depth: N,
+    exact: Option<(Point3<N>, Point3<N>)>,
+) -> Result<(Point3<N>, Point3<N>), GeomError> {
+    if let Some((core_a, core_b)) = exact {
+        return Ok((
+            core_a + normal * pair.radius_a(),
+            core_b - normal * pair.radius_b(),
+        ));
+    }
+    let pairs = feature_pairs(
+        pair,
+        normal,
+        depth,
+        witness_tolerance(),
+        nalgebra::convert(f64::INFINITY),
+    );
+    if let Some(best) = pairs.deepest() {
+        return Ok((best.point_a, best.point_b));
+    }
+    // The features do not face each other along `normal` to rounding:
+    // the two support points, each moved half their disagreement across
+    // `normal` so that they are `depth` apart along it.
+    let (on_a, on_b) = support_pair(pair, normal)?;
+    let middle = on_b + (on_a - on_b) * nalgebra::convert::<f64, N>(0.5);
+    let half = normal * (depth * nalgebra::convert::<f64, N>(0.5));
+    Ok((middle + half, middle - half))
 }
 
 /// The convex fallback's contact routine (signature of
@@ -292,17 +450,40 @@ pub fn convex_contact<N: Real>(
     margin: N,
     out: &mut ContactManifolds<N>,
 ) -> Result<(), GeomError> {
-    if let Some(contact) = penetration(a, pose_a, b, pose_b, margin)? {
-        out.push_manifold(contact.normal).points.push(ContactPoint {
-            point_a: contact.point_a,
-            point_b: contact.point_b,
-            depth: contact.depth,
-            feature_a: FeatureId::Unknown,
-            feature_b: FeatureId::Unknown,
-        });
-        if !contact.converged {
-            out.mark_approximate();
-        }
+    check_limit(margin, "margin")?;
+    let pair = MinkowskiPair::new(a, pose_a, b, pose_b)?;
+    let Some(found) = refined_penetration(&pair, margin)? else {
+        return Ok(());
+    };
+    let world = pair.a_to_world();
+    let normal = world.vector_to_world(&found.normal);
+    // The manifold: the faces (or edges) most aligned with the normal,
+    // clipped; a single pair when they do not overlap.
+    let pairs = feature_pairs(&pair, &found.normal, found.depth, N::one(), margin);
+    let manifold = out.push_manifold(normal);
+    let mut to_world = |p: ContactPoint<N>| {
+        manifold.points.push(ContactPoint {
+            point_a: world.point_to_world(&p.point_a),
+            point_b: world.point_to_world(&p.point_b),
+            ..p
+        })
+    };
+    // The deepest pair always comes from the single witness (the exact
+    // depth); the faces' clipped points widen the manifold beside it.
+    let (point_a, point_b) = found.points;
+    let witness = ContactPoint {
+        point_a,
+        point_b,
+        depth: found.depth,
+        feature_a: FeatureId::Unknown,
+        feature_b: FeatureId::Unknown,
+    };
+    pairs
+        .with_deepest(witness)
+        .reduced(&found.normal)
+        .for_each(&mut to_world);
+    if !found.converged {
+        out.mark_approximate();
     }
     Ok(())
 }

@@ -12,10 +12,11 @@
 
 use std::any::Any;
 
-use geom_core::{GeomError, PoseMatrix, Real, Shape, ShapeKind};
+use geom_core::distance::closest_point_on_segment;
+use geom_core::{FeatureShape, GeomError, PoseMatrix, Real, Shape, ShapeKind, SupportFeature};
 use nalgebra::{Isometry3, Point3, Vector3};
 
-use crate::{Capsule, Sphere};
+use crate::{Capsule, Segment, Sphere};
 
 /// A point of the Minkowski difference `A − B` with the two support points
 /// it came from, all in `a`'s local frame.
@@ -60,6 +61,11 @@ impl<'a, N: Real> RoundedShape<'a, N> {
                 core: Core::Segment(capsule.a, capsule.b),
                 radius: capsule.radius,
             }
+        } else if let Some(segment) = any.downcast_ref::<Segment<N>>() {
+            RoundedShape {
+                core: Core::Segment(segment.a, segment.b),
+                radius: N::zero(),
+            }
         } else {
             RoundedShape {
                 core: Core::Whole(shape),
@@ -73,6 +79,29 @@ impl<'a, N: Real> RoundedShape<'a, N> {
             Core::Point => Some(Point3::origin()),
             Core::Segment(a, b) => Some(if (b - a).dot(dir) > N::zero() { b } else { a }),
             Core::Whole(shape) => shape.support_local(dir),
+        }
+    }
+
+    /// The core's extreme feature along `dir` (local frame), see
+    /// [`Shape::support_feature_local`].
+    fn feature(&self, dir: &Vector3<N>, tolerance: N) -> Option<SupportFeature<N>> {
+        let u = crate::feature::unit_direction(dir)?;
+        match self.core {
+            Core::Point => Some(SupportFeature::point(FeatureShape::Vertex, Point3::origin(), u)),
+            Core::Segment(a, b) => Some(crate::feature::segment_feature(a, b, &u, tolerance)),
+            Core::Whole(shape) => shape.support_feature_local(dir, tolerance),
+        }
+    }
+
+    /// The core's point closest to `point` (local frame) and whether
+    /// `point` is inside the core (cores of zero volume never hold one).
+    fn closest(&self, point: &Point3<N>) -> Option<(Point3<N>, bool)> {
+        match self.core {
+            Core::Point => Some((Point3::origin(), false)),
+            Core::Segment(a, b) => Some((closest_point_on_segment(point, &a, &b).0, false)),
+            Core::Whole(shape) => shape
+                .closest_point_local(point, false)
+                .map(|projection| (projection.point, projection.is_inside)),
         }
     }
 }
@@ -133,6 +162,25 @@ impl<'a, N: Real> MinkowskiPair<'a, N> {
         })
     }
 
+    /// Both cores as segments (`a`'s frame; a point as a zero-length
+    /// segment) when both are points or segments: spheres, capsules and
+    /// segments, whose closest points need no iteration.
+    pub fn segment_cores(&self) -> Option<[Point3<N>; 4]> {
+        let ends = |core: &Core<'a, N>| match *core {
+            Core::Point => Some((Point3::origin(), Point3::origin())),
+            Core::Segment(a, b) => Some((a, b)),
+            Core::Whole(_) => None,
+        };
+        let (a0, a1) = ends(&self.a.core)?;
+        let (b0, b1) = ends(&self.b.core)?;
+        Some([
+            a0,
+            a1,
+            self.b_to_a.point_to_world(&b0),
+            self.b_to_a.point_to_world(&b1),
+        ])
+    }
+
     /// `a`'s round margin.
     pub fn radius_a(&self) -> N {
         self.a.radius
@@ -151,6 +199,39 @@ impl<'a, N: Real> MinkowskiPair<'a, N> {
     /// `a`'s frame to the world.
     pub fn a_to_world(&self) -> &PoseMatrix<N> {
         &self.a_to_world
+    }
+
+    /// `a`'s core feature extreme along `dir` (`a`'s frame).
+    pub fn feature_a(&self, dir: &Vector3<N>, tolerance: N) -> Option<SupportFeature<N>> {
+        self.a.feature(dir, tolerance).filter(SupportFeature::is_finite)
+    }
+
+    /// `b`'s core feature extreme along `dir` (given and answered in `a`'s
+    /// frame).
+    pub fn feature_b(&self, dir: &Vector3<N>, tolerance: N) -> Option<SupportFeature<N>> {
+        self.b
+            .feature(&self.b_to_a.vector_to_local(dir), tolerance)
+            .map(|f| {
+                f.mapped(
+                    |p| self.b_to_a.point_to_world(p),
+                    |v| self.b_to_a.vector_to_world(v),
+                )
+            })
+            .filter(SupportFeature::is_finite)
+    }
+
+    /// The point of `a`'s core closest to `point` (`a`'s frame), and
+    /// whether `point` is inside it.
+    pub fn closest_on_a(&self, point: &Point3<N>) -> Option<(Point3<N>, bool)> {
+        self.a.closest(point)
+    }
+
+    /// The point of `b`'s core closest to `point` (both in `a`'s frame),
+    /// and whether `point` is inside it.
+    pub fn closest_on_b(&self, point: &Point3<N>) -> Option<(Point3<N>, bool)> {
+        self.b
+            .closest(&self.b_to_a.point_to_local(point))
+            .map(|(p, inside)| (self.b_to_a.point_to_world(&p), inside))
     }
 
     /// The support point of the cores' difference along `dir` (`a`'s

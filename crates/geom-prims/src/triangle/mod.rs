@@ -8,7 +8,7 @@ pub use ray::{ray_cast_triangle, ray_cast_triangle_filtered};
 
 use geom_core::{
     Aabb, GeomError, Lane, LaneHit, LaneProjection, LaneShape, PointProjection, Ray, RayHit, Real, Shape,
-    ShapeKind,
+    ShapeKind, SupportFeature,
 };
 use nalgebra::{Point3, Vector3};
 
@@ -105,6 +105,36 @@ impl<N: Real> Shape<N> for Triangle<N> {
 
     fn closest_point_local(&self, point: &Point3<N>, solid: bool) -> Option<PointProjection<N>> {
         self.project_point_lanes(point).into_projection(point, solid)
+    }
+
+    /// The triangle itself when `dir` is within `tolerance` of its normal
+    /// (either side; corners counter-clockwise about the side facing `dir`),
+    /// else the edge whose ends are both extreme to within `tolerance`, else
+    /// the farthest vertex.
+    fn support_feature_local(&self, dir: &Vector3<N>, tolerance: N) -> Option<SupportFeature<N>> {
+        let u = crate::feature::unit_direction(dir)?;
+        if let Some(normal) = crate::contact::try_unit(&(self.b - self.a).cross(&(self.c - self.a))) {
+            let along = u.dot(&normal);
+            if (u - normal * along).norm() <= tolerance {
+                return Some(if along >= N::zero() {
+                    SupportFeature::face([self.a, self.b, self.c], normal)
+                } else {
+                    SupportFeature::face([self.a, self.c, self.b], -normal)
+                });
+            }
+        }
+        let mut vertices = [self.a, self.b, self.c];
+        vertices.sort_by(|p, q| {
+            u.dot(&q.coords)
+                .partial_cmp(&u.dot(&p.coords))
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
+        Some(crate::feature::segment_feature(
+            vertices[1],
+            vertices[0],
+            &u,
+            tolerance,
+        ))
     }
 
     /// The vertex farthest along `dir` (the first of equals).

@@ -1,0 +1,60 @@
+//! Helpers for the shapes' support features
+//! ([`Shape::support_feature_local`](geom_core::Shape::support_feature_local)):
+//! each shape file classifies its own extreme set; the pieces they share
+//! are here.
+
+use geom_core::{FeatureShape, MAX_FEATURE_POINTS, Real, SupportFeature, lit};
+use nalgebra::{Point3, Vector3};
+
+/// `dir / |dir|`, or `None` for a zero or non-finite direction.
+pub(crate) fn unit_direction<N: Real>(dir: &Vector3<N>) -> Option<Vector3<N>> {
+    crate::contact::try_unit(dir)
+}
+
+/// The disk of `radius` about `center`, perpendicular to the unit outward
+/// `normal`, as a regular polygon of [`MAX_FEATURE_POINTS`] rim points,
+/// counter-clockwise about `normal`, the first at `center + radius·start`
+/// (`start` unit and across `normal`: the rim point farthest along the
+/// direction asked, so the deepest point of a tilted disk is a corner).
+pub(crate) fn disk_face<N: Real>(
+    center: Point3<N>,
+    normal: Vector3<N>,
+    start: Vector3<N>,
+    radius: N,
+) -> SupportFeature<N> {
+    let quarter = normal.cross(&start);
+    let step = lit::<N>(std::f64::consts::TAU / MAX_FEATURE_POINTS as f64);
+    SupportFeature::face(
+        (0..MAX_FEATURE_POINTS).map(|k| {
+            let angle = step * lit(k as f64);
+            center + (start * angle.cos() + quarter * angle.sin()) * radius
+        }),
+        normal,
+    )
+}
+
+/// A unit vector across the unit `normal`, as close to `hint` as the
+/// geometry allows (`hint`'s part across `normal`), else a fixed one.
+pub(crate) fn across_or_any<N: Real>(normal: &Vector3<N>, hint: &Vector3<N>) -> Vector3<N> {
+    crate::direction_across_axis(hint, normal).unwrap_or_else(|| crate::orthonormal_basis(normal).0)
+}
+
+/// The extreme feature of a segment `a b` along the unit `u`: the edge when
+/// both ends are extreme to within `tolerance` (the sine of the angle
+/// between `u` and the plane perpendicular to the segment), else the
+/// farther end.
+pub(crate) fn segment_feature<N: Real>(
+    a: Point3<N>,
+    b: Point3<N>,
+    u: &Vector3<N>,
+    tolerance: N,
+) -> SupportFeature<N> {
+    let along = b - a;
+    let rise = u.dot(&along);
+    let length = along.norm();
+    if length > N::zero() && rise.abs() <= tolerance * length {
+        SupportFeature::edge(a, b, *u)
+    } else {
+        SupportFeature::point(FeatureShape::Vertex, if rise > N::zero() { b } else { a }, *u)
+    }
+}

@@ -1,0 +1,488 @@
+//! Refining a contact normal to the exact one, from the features that
+//! touch.
+//!
+//! GJK and EPA end with a normal that is exact for polytope cores but, for
+//! curved shapes, only as good as their stopping rule: the separation is
+//! stationary at the answer, so measuring it to `ε` pins the direction to
+//! `√ε` only, and the witness points move with the direction (a
+//! cylinder's rim point by `radius · √ε`). This step recovers the exact
+//! normal from what is extreme along it on each side (see
+//! [`SupportFeature`]), maximising the separation
+//!
+//! ```text
+//! σ(n) = −h_a(n) − h_b(−n)     (positive apart, minus the depth overlapping)
+//! ```
+//!
+//! whose maximum over unit `n` is the signed distance of the cores,
+//! among candidate normals each exact for one kind of contact:
+//!
+//! - a face on either side: the face's normal;
+//! - two edges: their cross product (or, parallel, the perpendicular from
+//!   one line to the other);
+//! - a vertex: the direction to its closest point on the other core (the
+//!   other shape's exact point projection);
+//! - two curved points: Newton's method on the tangential part of the
+//!   support difference `w(n) = s_a(n) − s_b(−n)`, which vanishes at the
+//!   optimum (`w ∥ n`), with a finite-difference Jacobian: quadratic
+//!   convergence to the exact normal, where the separation alone is flat;
+//! - an edge and a curved point: the same in one dimension, `n` turning
+//!   about the edge.
+//!
+//! A candidate replaces the current normal only when its separation is
+//! larger, so the step never makes an answer worse; it repeats from the
+//! new normal while that helps (at most a few rounds).
+
+use geom_core::{FeatureShape, GeomError, Real, SupportFeature, lit};
+use nalgebra::{Point3, Vector3};
+
+use super::support::MinkowskiPair;
+use crate::contact::try_unit;
+use crate::orthonormal_basis;
+
+/// The sine of the angle within which a face or an edge of a core counts
+/// as touching for the candidate normals.
+fn feature_tolerance<N: Real>() -> N {
+    lit(1e-3)
+}
+
+/// The refined normal (unit, from `a` to `b`, in `a`'s frame) and the cores'
+/// separation along it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Refined<N: Real> {
+    pub normal: Vector3<N>,
+    pub separation: N,
+    /// Whether the normal came from an exact rule or a converged Newton
+    /// step (not merely the starting normal kept).
+    pub certified: bool,
+    /// The cores' witness points (`a`'s frame) when the rule that gave the
+    /// normal also gave them exactly: a vertex and its projection, and
+    /// whether the vertex was outside the other core. For shapes a hair
+    /// apart these are exact while the direction between them carries
+    /// the rounding of their difference.
+    pub witness: Option<Witness<N>>,
+}
+
+/// The cores' separation along the unit `n`.
+fn separation<N: Real>(pair: &MinkowskiPair<N>, n: &Vector3<N>) -> Result<N, GeomError> {
+    Ok(-n.dot(&pair.support(n)?.w))
+}
+
+/// `v` made unit and turned to the side of `toward`, if it has a direction.
+fn oriented<N: Real>(v: &Vector3<N>, toward: &Vector3<N>) -> Option<Vector3<N>> {
+    let unit = try_unit(v)?;
+    Some(if unit.dot(toward) < N::zero() { -unit } else { unit })
+}
+
+/// The refinement of `start` (unit, from `a` to `b`, `a`'s frame); see the
+/// [module documentation](self). `scale` is the size of the Minkowski
+/// difference's points (for the Newton steps' stopping rule).
+pub(crate) fn refine_normal<N: Real>(
+    pair: &MinkowskiPair<N>,
+    start: &Vector3<N>,
+    scale: N,
+) -> Result<Refined<N>, GeomError> {
+    let mut best = Refined {
+        normal: *start,
+        separation: separation(pair, start)?,
+        certified: false,
+        witness: None,
+    };
+    for _ in 0..4 {
+        let mut improved = false;
+        let mut consider =
+            |candidate: Option<Candidate<N>>, best: &mut Refined<N>| -> Result<(), GeomError> {
+                let Some((n, witness)) = candidate.filter(|(n, _)| n.iter().all(|c| c.is_finite())) else {
+                    return Ok(());
+                };
+                let value = separation(pair, &n)?;
+                let noise = N::default_epsilon() * lit(64.0) * scale;
+                // Witness points count only when their signed gap is the
+                // separation along their normal (to rounding): the separation
+                // along any normal bounds the distance from below and the gap
+                // from above, so together they certify the pair.
+                let witness = witness.filter(|(p, q, apart)| {
+                    let gap = geom_core::ray::length_without_overflow(&(q - p));
+                    let signed = if *apart { gap } else { -gap };
+                    (signed - value).abs() <= noise
+                });
+                // Within rounding of the best, a candidate with exact witness
+                // points wins: for shapes a hair apart the separations of
+                // nearby normals differ by rounding only, and the points are
+                // what the answer is built from.
+                let ties_with_witness =
+                    witness.is_some() && best.witness.is_none() && value >= best.separation - noise;
+                if value > best.separation || ties_with_witness {
+                    *best = Refined {
+                        normal: n,
+                        separation: value,
+                        certified: true,
+                        witness,
+                    };
+                    improved = true;
+                } else if value == best.separation && !best.certified {
+                    best.certified = true;
+                }
+                Ok(())
+            };
+        let n = best.normal;
+        // Each side's feature twice: within the tight tolerance (the
+        // feature the normal is at, such as a cone's apex) and the most
+        // aligned one (a face or side the normal is turning toward, such
+        // as the cone's side when the start is a few degrees off it).
+        let (Some(tight_a), Some(tight_b)) = (
+            pair.feature_a(&n, feature_tolerance()),
+            pair.feature_b(&-n, feature_tolerance()),
+        ) else {
+            break;
+        };
+        let (Some(aligned_a), Some(aligned_b)) =
+            (pair.feature_a(&n, N::one()), pair.feature_b(&-n, N::one()))
+        else {
+            break;
+        };
+        let sides_a = [Some(tight_a), (aligned_a != tight_a).then_some(aligned_a)];
+        let sides_b = [Some(tight_b), (aligned_b != tight_b).then_some(aligned_b)];
+        for feature_a in sides_a.iter().flatten() {
+            for feature_b in sides_b.iter().flatten() {
+                for candidate in rule_candidates(pair, feature_a, feature_b, &n, scale) {
+                    consider(candidate, &mut best)?;
+                }
+                let curved = |f: &SupportFeature<N>| f.shape() == FeatureShape::Curved;
+                let edge = |f: &SupportFeature<N>| f.shape() == FeatureShape::Edge;
+                // A point of one side: curved, or a vertex (whose exact
+                // normal against an edge family, such as a cone's side,
+                // is the family's normal facing it).
+                let point =
+                    |f: &SupportFeature<N>| matches!(f.shape(), FeatureShape::Curved | FeatureShape::Vertex);
+                let plain = |n: Option<Vector3<N>>| n.map(|n| (n, None));
+                if curved(feature_a) && curved(feature_b) {
+                    consider(plain(newton_on_sphere(pair, &n, scale)?), &mut best)?;
+                } else if point(feature_a) && edge(feature_b) {
+                    let (axis, cos) = feature_b.edge_directions();
+                    consider(plain(newton_on_circle(pair, &n, &axis, -cos, scale)?), &mut best)?;
+                } else if edge(feature_a) && point(feature_b) {
+                    let (axis, cos) = feature_a.edge_directions();
+                    consider(plain(newton_on_circle(pair, &n, &axis, cos, scale)?), &mut best)?;
+                } else if edge(feature_a) && edge(feature_b) {
+                    // The best normal on each edge's circle: for parallel
+                    // edge families (a segment beside a cylinder's side)
+                    // the normal turns about the common axis until the
+                    // lines face each other, which the perpendicular
+                    // between two of the lines does not give when one
+                    // family turns with the normal; and an "edge" may be
+                    // an end of its family (a cylinder's side within the
+                    // tolerance of its rim) touching the other's side.
+                    let (axis_a, cos_a) = feature_a.edge_directions();
+                    let (axis_b, cos_b) = feature_b.edge_directions();
+                    consider(
+                        plain(newton_on_circle(pair, &n, &axis_a, cos_a, scale)?),
+                        &mut best,
+                    )?;
+                    consider(
+                        plain(newton_on_circle(pair, &n, &axis_b, -cos_b, scale)?),
+                        &mut best,
+                    )?;
+                }
+            }
+        }
+        if best.separation > N::zero() {
+            consider(alternating_projections(pair, &best.normal), &mut best)?;
+        }
+        if !improved {
+            break;
+        }
+    }
+    Ok(best)
+}
+
+/// Exact witness points of the cores: on `a`, on `b`, and whether they
+/// are apart (the vertex outside the other core).
+pub(crate) type Witness<N> = (Point3<N>, Point3<N>, bool);
+
+/// A candidate normal, with the cores' witness points when the rule gives
+/// them exactly.
+type Candidate<N> = (Vector3<N>, Option<Witness<N>>);
+
+/// The normals exact for faces, edge pairs and vertices (see the module
+/// documentation).
+fn rule_candidates<N: Real>(
+    pair: &MinkowskiPair<N>,
+    feature_a: &SupportFeature<N>,
+    feature_b: &SupportFeature<N>,
+    n: &Vector3<N>,
+    scale: N,
+) -> [Option<Candidate<N>>; 5] {
+    let mut candidates = [None; 5];
+    if feature_a.shape() == FeatureShape::Face {
+        candidates[0] = Some((feature_a.normal(), None));
+    }
+    if feature_b.shape() == FeatureShape::Face {
+        candidates[1] = Some((-feature_b.normal(), None));
+    }
+    if feature_a.shape() == FeatureShape::Edge && feature_b.shape() == FeatureShape::Edge {
+        // `a`'s edge stays extreme along `n·k_a = c_a`, `b`'s (extreme
+        // along `−n`) along `n·k_b = −c_b`: where both circles meet.
+        let (axis_a, cos_a) = feature_a.edge_directions();
+        let (axis_b, cos_b) = feature_b.edge_directions();
+        let [first, second] = circles_meet(&axis_a, cos_a, &axis_b, -cos_b);
+        let nearest = match (first, second) {
+            (Some(p), Some(q)) => Some(if p.dot(n) >= q.dot(n) { p } else { q }),
+            (p, q) => p.or(q),
+        };
+        candidates[2] = nearest
+            .or_else(|| {
+                // Parallel straight edges: the perpendicular from a's line
+                // to b's.
+                let (a0, b0) = (feature_a.points()[0], feature_b.points()[0]);
+                let between = b0 - a0;
+                oriented(&(between - axis_a * axis_a.dot(&between)), n)
+            })
+            .map(|n| (n, None));
+    }
+    if feature_a.shape() == FeatureShape::Vertex {
+        let p = feature_a.points()[0];
+        candidates[3] = pair
+            .closest_on_b(&p)
+            .and_then(|(q, inside)| vertex_candidate(pair, &p, &q, !inside, scale));
+    }
+    if feature_b.shape() == FeatureShape::Vertex {
+        let q = feature_b.points()[0];
+        candidates[4] = pair
+            .closest_on_a(&q)
+            .and_then(|(p, inside)| vertex_candidate(pair, &p, &q, !inside, scale));
+    }
+    candidates
+}
+
+/// The candidate of a vertex and its exact projection on the other core:
+/// `p` on `a`, `q` on `b`, `apart` when the vertex was outside. The
+/// normal is their direction, which for points a hair apart carries the
+/// rounding of their coordinates (`ε·scale/gap` radians): it is snapped
+/// onto the normal set of the surface the vertex was projected on when it
+/// lies within that noise of it (a face's normal, an edge family's
+/// circle), since leaving that set changes the separation to first order.
+fn vertex_candidate<N: Real>(
+    pair: &MinkowskiPair<N>,
+    p: &Point3<N>,
+    q: &Point3<N>,
+    apart: bool,
+    scale: N,
+) -> Option<Candidate<N>> {
+    let between = q - p;
+    let gap = geom_core::ray::length_without_overflow(&between);
+    let raw = try_unit(&if apart { between } else { -between })?;
+    let noise = (N::default_epsilon() * lit(64.0) * scale / gap).min(feature_tolerance());
+    // Both sides' features within the noise angle; a face or an edge
+    // family on either side fixes the normal up to that noise.
+    let snapped = [
+        pair.feature_a(&raw, noise).map(|f| (f, N::one())),
+        pair.feature_b(&-raw, noise).map(|f| (f, -N::one())),
+    ]
+    .into_iter()
+    .flatten()
+    .find_map(|(feature, sign)| match feature.shape() {
+        FeatureShape::Face => Some(feature.normal() * sign),
+        FeatureShape::Edge => {
+            let (axis, cos) = feature.edge_directions();
+            let along_raw = raw * sign;
+            let across = try_unit(&(along_raw - axis * axis.dot(&along_raw)))?;
+            let sin = (N::one() - cos * cos).max(N::zero()).sqrt();
+            Some((axis * cos + across * sin) * sign)
+        }
+        _ => None,
+    })
+    .unwrap_or(raw);
+    Some((snapped, Some((*p, *q, apart))))
+}
+
+/// For cores apart along `n`: `b`'s support point against `n` projected
+/// onto `a`, that projection onto `b`, and once more onto `a` (alternating
+/// projections between convex sets, von Neumann): each step exact, the
+/// pair converging to the closest pair. The candidate normal is the
+/// direction between the last two, which carry exact witness points
+/// (exact to rounding even where the normal is only near the answer, so
+/// that the answer's points lie on the shapes).
+fn alternating_projections<N: Real>(pair: &MinkowskiPair<N>, n: &Vector3<N>) -> Option<Candidate<N>> {
+    let start = pair.support(n).ok()?.b;
+    let (mut on_a, inside_a) = pair.closest_on_a(&start)?;
+    let (mut on_b, inside_b) = pair.closest_on_b(&on_a)?;
+    if inside_a || inside_b {
+        return None;
+    }
+    for _ in 0..2 {
+        let (next_a, inside_a) = pair.closest_on_a(&on_b)?;
+        let (next_b, inside_b) = pair.closest_on_b(&next_a)?;
+        if inside_a || inside_b {
+            return None;
+        }
+        (on_a, on_b) = (next_a, next_b);
+    }
+    let normal = try_unit(&(on_b - on_a))?;
+    Some((normal, Some((on_a, on_b, true))))
+}
+
+/// The tangential part of the support difference at `n`, in the basis
+/// `(e1, e2)`: zero where `n` is the exact normal.
+fn residual<N: Real>(
+    pair: &MinkowskiPair<N>,
+    n: &Vector3<N>,
+    e1: &Vector3<N>,
+    e2: &Vector3<N>,
+) -> Result<[N; 2], GeomError> {
+    let w = pair.support(n)?.w;
+    let tangential = w - n * n.dot(&w);
+    Ok([tangential.dot(e1), tangential.dot(e2)])
+}
+
+/// Newton's method on [`residual`] over directions near `start`, for two
+/// curved points; `None` when it does not converge.
+fn newton_on_sphere<N: Real>(
+    pair: &MinkowskiPair<N>,
+    start: &Vector3<N>,
+    scale: N,
+) -> Result<Option<Vector3<N>>, GeomError> {
+    let (e1, e2) = orthonormal_basis(start);
+    let at = |x: [N; 2]| try_unit(&(start + e1 * x[0] + e2 * x[1]));
+    let step = N::default_epsilon().sqrt();
+    let limit = lit::<N>(0.25);
+    let done = N::default_epsilon() * lit(16.0) * scale;
+    let mut x = [N::zero(); 2];
+    for _ in 0..8 {
+        let Some(n) = at(x) else { return Ok(None) };
+        let r = residual(pair, &n, &e1, &e2)?;
+        if r[0].abs().max(r[1].abs()) <= done {
+            return Ok(Some(n));
+        }
+        let (Some(n1), Some(n2)) = (at([x[0] + step, x[1]]), at([x[0], x[1] + step])) else {
+            return Ok(None);
+        };
+        let (r1, r2) = (residual(pair, &n1, &e1, &e2)?, residual(pair, &n2, &e1, &e2)?);
+        // Columns: ∂r/∂x₀ and ∂r/∂x₁.
+        let j = [
+            [(r1[0] - r[0]) / step, (r2[0] - r[0]) / step],
+            [(r1[1] - r[1]) / step, (r2[1] - r[1]) / step],
+        ];
+        let det = j[0][0] * j[1][1] - j[0][1] * j[1][0];
+        if det == N::zero() || !det.is_finite() {
+            return Ok(None);
+        }
+        let dx0 = -(j[1][1] * r[0] - j[0][1] * r[1]) / det;
+        let dx1 = -(j[0][0] * r[1] - j[1][0] * r[0]) / det;
+        if !(dx0.abs() <= limit && dx1.abs() <= limit) {
+            return Ok(None);
+        }
+        x = [x[0] + dx0, x[1] + dx1];
+    }
+    Ok(at(x))
+}
+
+/// The unit directions `n` with `n · k1 = c1` and `n · k2 = c2` (`k1`, `k2`
+/// unit): where two circles of the sphere of directions meet, at most two
+/// (none for parallel axes).
+fn circles_meet<N: Real>(k1: &Vector3<N>, c1: N, k2: &Vector3<N>, c2: N) -> [Option<Vector3<N>>; 2] {
+    let d = k1.dot(k2);
+    let cross = k1.cross(k2);
+    let cross_squared = cross.norm_squared();
+    if cross_squared <= lit::<N>(1e-18) {
+        return [None, None];
+    }
+    // n = α k1 + β k2 + γ (k1 × k2), with 1 − d² = |k1 × k2|².
+    let alpha = (c1 - c2 * d) / cross_squared;
+    let beta = (c2 - c1 * d) / cross_squared;
+    let in_plane = k1 * alpha + k2 * beta;
+    let rest = N::one() - in_plane.norm_squared();
+    if rest < N::zero() {
+        return [None, None];
+    }
+    let gamma = (rest / cross_squared).sqrt();
+    [
+        try_unit(&(in_plane + cross * gamma)),
+        try_unit(&(in_plane - cross * gamma)),
+    ]
+}
+
+/// Newton's method on the residual `w(n) · t` for `n` on the circle
+/// `n · axis = cos` (turning about `axis`, tangent `t`), from the point of
+/// the circle nearest `start`: an edge (or a cone's or cylinder's side)
+/// against a curved point. `None` when it does not converge.
+fn newton_on_circle<N: Real>(
+    pair: &MinkowskiPair<N>,
+    start: &Vector3<N>,
+    axis: &Vector3<N>,
+    cos: N,
+    scale: N,
+) -> Result<Option<Vector3<N>>, GeomError> {
+    let Some(across) = try_unit(&(start - axis * axis.dot(start))) else {
+        return Ok(None);
+    };
+    let sin = (N::one() - cos * cos).max(N::zero()).sqrt();
+    let tangent0 = axis.cross(&across);
+    // n(θ) = cos·axis + sin·(across cos θ + tangent0 sin θ).
+    let at = |theta: N| {
+        let radial = across * theta.cos() + tangent0 * theta.sin();
+        let tangent = tangent0 * theta.cos() - across * theta.sin();
+        (axis * cos + radial * sin, tangent)
+    };
+    let value = |theta: N| -> Result<N, GeomError> {
+        let (n, tangent) = at(theta);
+        Ok(pair.support(&n)?.w.dot(&tangent))
+    };
+    let step = N::default_epsilon().sqrt();
+    let done = N::default_epsilon() * lit(16.0) * scale;
+    let mut theta = N::zero();
+    for _ in 0..8 {
+        let r = value(theta)?;
+        if r.abs() <= done {
+            return Ok(Some(at(theta).0));
+        }
+        let slope = (value(theta + step)? - r) / step;
+        if slope == N::zero() || !slope.is_finite() {
+            return Ok(None);
+        }
+        let delta = -r / slope;
+        // NaN fails the comparison too.
+        if delta.abs().partial_cmp(&lit(0.25)) != Some(std::cmp::Ordering::Less) {
+            return Ok(None);
+        }
+        theta += delta;
+    }
+    Ok(Some(at(theta).0))
+}
+
+/// The contact point pairs of the two cores' features along the refined
+/// `normal`, dilated by the radii: `a`'s feature moved by `radius_a`
+/// along `normal`, `b`'s by `radius_b` against it.
+pub(crate) fn dilated_features<N: Real>(
+    pair: &MinkowskiPair<N>,
+    normal: &Vector3<N>,
+    tolerance: N,
+) -> Option<(SupportFeature<N>, SupportFeature<N>)> {
+    // A round core's feature dilated along `normal` is the surface only
+    // where `normal` is across it: an edge of a capsule's axis only within
+    // 1e-6 of perpendicular (its middle then within 5e-13 of the radius
+    // off the surface).
+    let capped = |radius: N| {
+        if radius > N::zero() {
+            tolerance.min(lit(1e-6))
+        } else {
+            tolerance
+        }
+    };
+    let a = pair
+        .feature_a(normal, capped(pair.radius_a()))?
+        .offset(normal, pair.radius_a());
+    let b = pair
+        .feature_b(&-normal, capped(pair.radius_b()))?
+        .offset(normal, -pair.radius_b());
+    Some((a, b))
+}
+
+/// `a`'s support point along `normal` and `b`'s against it, dilated by the
+/// radii (the fallback witness pair when features do not overlap).
+pub(crate) fn support_pair<N: Real>(
+    pair: &MinkowskiPair<N>,
+    normal: &Vector3<N>,
+) -> Result<(Point3<N>, Point3<N>), GeomError> {
+    let s = pair.support(normal)?;
+    Ok((s.a + normal * pair.radius_a(), s.b - normal * pair.radius_b()))
+}

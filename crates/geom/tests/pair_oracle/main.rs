@@ -1,0 +1,108 @@
+//! Every pair query of the default dispatcher against an independent
+//! answer, for every pair of convex kinds, in both orders, in `f64` and
+//! `f32`: contact (with and without a margin), closest points, distance
+//! and intersection, on random shapes and poses (overlapping, touching,
+//! apart within and beyond the margin, far from the origin, small and
+//! large shapes).
+//!
+//! The independent answer (`oracle.rs`) is the maximum over directions of
+//! the support-plane separation of the two shapes, from support functions
+//! written here from each shape's definition. Each reported answer is
+//! checked both ways: it must be achievable (witness points on the
+//! shapes, depth equal to the support overlap along its own normal) and
+//! no worse than the oracle's best direction.
+
+mod cases;
+mod checks;
+mod oracle;
+
+use cases::{KINDS, Rng};
+use checks::{Answers, Report, Tolerance};
+
+/// How many random cases each unordered pair of kinds gets.
+const CASES_PER_PAIR: usize = 60;
+
+#[test]
+#[ignore = "open: about 270 of 52 800 checks still fail (mostly f32 and manifold points off curved shapes); run with --ignored"]
+#[allow(clippy::needless_range_loop)] // kind indices seed the random streams
+fn every_convex_pair_query_matches_the_oracle() {
+    let samples = oracle::sphere_directions(600);
+    let table64 = geom::default_dispatcher::<f64>();
+    let table32 = geom::default_dispatcher::<f32>();
+    let mut report = Report::default();
+    for kind_a in 0..KINDS.len() {
+        for kind_b in kind_a..KINDS.len() {
+            if KINDS[kind_a] == "halfspace" && KINDS[kind_b] == "halfspace" {
+                continue;
+            }
+            // GEOM_ORACLE_PAIR=cone-cone runs one pair (each pair has its
+            // own random stream, so its cases are those of the full run).
+            if let Ok(only) = std::env::var("GEOM_ORACLE_PAIR")
+                && only != format!("{}-{}", KINDS[kind_a], KINDS[kind_b])
+            {
+                continue;
+            }
+            let mut rng = Rng(0x5DEE_CE66_D1CE_5EED
+                ^ ((kind_a as u64) << 32 | kind_b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            for case_index in 0..CASES_PER_PAIR {
+                let case = checks::random_case(&mut rng, kind_a, kind_b, case_index, &samples);
+                // GEOM_ORACLE_CASE=17 runs one case of the pair(s) selected.
+                if let Ok(only) = std::env::var("GEOM_ORACLE_CASE")
+                    && only != case_index.to_string()
+                {
+                    continue;
+                }
+                let bodies = (case.a.body(), case.b.body());
+                for swap in [false, true] {
+                    let (spec_a, spec_b) = if swap {
+                        (&case.b, &case.a)
+                    } else {
+                        (&case.a, &case.b)
+                    };
+                    let (body_a, body_b) = if swap {
+                        (&bodies.1, &bodies.0)
+                    } else {
+                        (&bodies.0, &bodies.1)
+                    };
+                    let sigma = case.sigma;
+                    let mut label = format!(
+                        "{}-{} [{} #{case_index}{}]",
+                        spec_a.local.name(),
+                        spec_b.local.name(),
+                        case.category,
+                        if swap { ", swapped" } else { "" }
+                    );
+                    if std::env::var_os("GEOM_ORACLE_SPECS").is_some() {
+                        label = format!(
+                            "{label} {{a: {spec_a:?}, b: {spec_b:?}, margin: {:?}}}",
+                            case.margin
+                        );
+                    }
+                    let scale = body_a.scale().max(body_b.scale());
+                    for precision in ["f64", "f32"] {
+                        let answers = if precision == "f64" {
+                            Answers::run::<f64>(&table64, spec_a, spec_b, case.margin)
+                        } else {
+                            Answers::run::<f32>(&table32, spec_a, spec_b, case.margin)
+                        };
+                        let tolerance = Tolerance::new(precision, scale);
+                        let shapes = checks::CheckShapes::new(spec_a, spec_b);
+                        checks::check_answers(
+                            &mut report,
+                            &format!("{label} {precision}"),
+                            &answers,
+                            &shapes,
+                            body_a,
+                            body_b,
+                            sigma,
+                            case.margin,
+                            &tolerance,
+                            &samples,
+                        );
+                    }
+                }
+            }
+        }
+    }
+    report.finish();
+}
