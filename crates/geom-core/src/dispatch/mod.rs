@@ -14,7 +14,8 @@
 //!    support functions, installed by `geom-prims`);
 //! 3. when one shape is convex and the other's kind has a routine against
 //!    any convex shape ([`DispatchTable::register_contact_with_any_convex`],
-//!    how a heightfield meets boxes, cylinders and custom convex shapes);
+//!    [`DispatchTable::register_closest_points_with_any_convex`]: how a
+//!    heightfield meets boxes, cylinders and custom convex shapes);
 //! 4. for `closest_points`/`distance`/`intersects` only: the pair's contact
 //!    routine run with the query's distance as margin;
 //! 5. otherwise [`GeomError::Unsupported`].
@@ -238,6 +239,9 @@ pub struct DispatchTable<N: Real> {
     /// Per kind index: a contact routine of that kind (as `a`) against any
     /// convex shape (as `b`).
     with_any_convex: Vec<Option<ContactRoutine<N>>>,
+    /// Per kind index: a closest-points routine of that kind (as `a`)
+    /// against any convex shape (as `b`).
+    closest_with_any_convex: Vec<Option<ClosestPointsRoutine<N>>>,
 }
 
 impl<N: Real> Default for DispatchTable<N> {
@@ -336,6 +340,7 @@ impl<N: Real> DispatchTable<N> {
             convex_contact: None,
             convex_closest: None,
             with_any_convex: Vec::new(),
+            closest_with_any_convex: Vec::new(),
         }
     }
 
@@ -417,6 +422,29 @@ impl<N: Real> DispatchTable<N> {
             self.with_any_convex.resize(index + 1, None);
         }
         self.with_any_convex[index] = Some(Arc::new(routine));
+    }
+
+    /// Registers a closest-points routine of shapes of `kind` (as `a`)
+    /// against any convex shape (as `b`), used when the pair has no
+    /// routine of its own; it also serves the reversed order. Without one,
+    /// such a pair is answered through its contact routine.
+    pub fn register_closest_points_with_any_convex<F>(&mut self, kind: ShapeKind, routine: F)
+    where
+        F: ClosestPointsFn<N>,
+    {
+        let index = kind.index();
+        if self.closest_with_any_convex.len() <= index {
+            self.closest_with_any_convex.resize(index + 1, None);
+        }
+        self.closest_with_any_convex[index] = Some(Arc::new(routine));
+    }
+
+    /// The closest-points routine of `kind` against any convex shape, if
+    /// registered.
+    fn closest_with_any_convex(&self, kind: ShapeKind) -> Option<&ClosestPointsRoutine<N>> {
+        self.closest_with_any_convex
+            .get(kind.index())
+            .and_then(Option::as_ref)
     }
 
     /// The routine of `kind` against any convex shape, if registered.
@@ -584,6 +612,12 @@ impl<N: Real> DispatchTable<N> {
             && self.contact.get(a.kind(), b.kind()).is_none()
         {
             return fallback(a, pose_a, b, pose_b, max_distance);
+        }
+        if let Some(routine) = self.closest_with_any_convex(a.kind()).filter(|_| b.is_convex()) {
+            return routine(a, pose_a, b, pose_b, max_distance);
+        }
+        if let Some(routine) = self.closest_with_any_convex(b.kind()).filter(|_| a.is_convex()) {
+            return routine(b, pose_b, a, pose_a, max_distance).map(ClosestPoints::swapped);
         }
         let mut scratch = ContactManifolds::new();
         self.contact(a, pose_a, b, pose_b, max_distance, &mut scratch)?;

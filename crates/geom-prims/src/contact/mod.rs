@@ -59,6 +59,31 @@ pub use round::{
 };
 pub use triangle::{contact_capsule_triangle, contact_cuboid_triangle, contact_sphere_triangle};
 
+/// The contact points of two touching features (see
+/// [`SupportFeature`](geom_core::SupportFeature)), in one frame:
+/// `feature_a` extreme along the unit `normal` (from `a` to `b`),
+/// `feature_b` along `−normal`, overlapping by `depth` along it (from the
+/// shapes' support functions). A face is the reference and the other
+/// feature is clipped to it (Sutherland–Hodgman); two edges give their
+/// crossing or the ends of their overlap; a point is lifted straight along
+/// `normal` onto the other feature. Each pair's depth is its own, measured
+/// along `normal`; pairs deeper than `-margin` are handed to `each` (at
+/// most 16, unreduced, `FeatureId::Unknown`). Nothing when the features do
+/// not overlap seen along `normal`. Allocates nothing.
+pub fn feature_contacts<N: geom_core::Real>(
+    feature_a: &geom_core::SupportFeature<N>,
+    feature_b: &geom_core::SupportFeature<N>,
+    normal: &nalgebra::Vector3<N>,
+    depth: N,
+    margin: N,
+    mut each: impl FnMut(geom_core::ContactPoint<N>),
+) {
+    manifold::clip_features(feature_a, feature_b, normal, depth, margin)
+        .as_slice()
+        .iter()
+        .for_each(|p| each(*p));
+}
+
 use geom_core::{ContactManifolds, ContactPoint, DispatchTable, FeatureId, Real, ShapeKind, lit};
 use nalgebra::{Isometry3, Translation3, Vector3};
 

@@ -1,25 +1,34 @@
-//! Heightfield against any convex shape: the shape's contacts with each
-//! triangle in its box, made free of ghost collisions by the active edges,
-//! then grouped and reduced like the sphere and capsule contacts.
+//! Heightfield against any convex shape, per triangle, then grouped and
+//! reduced like the sphere and capsule contacts.
 //!
-//! The triangle contacts come from a [`DispatchTable`] (the analytic
-//! box–triangle routine, GJK/EPA for the other shapes). A triangle has no
-//! thickness, so such a contact may push the shape sideways off an edge or
-//! down through the face; the heightfield is a surface with solid below, so
-//! each triangle contact is rewritten along the face normal unless it lies
-//! on an active (convex, bent) edge or vertex and points out of the
-//! ground (Jolt's active edges; PhysX's heightfield contact, seed 004):
+//! The terrain is a surface with solid below it, so each triangle stands
+//! for the prism below it, and the shape leaves a triangle's prism one of
+//! three ways:
 //!
-//! - depth along the face normal: `n · (a − p_b)` for each reported point
-//!   `p_b` on the shape, its foot on the plane as the terrain point;
-//! - plus the shape's deepest point along `−n` (its support point) when it
-//!   is deeper still and its foot lies on the triangle, so a shape sunk
-//!   through a face is pushed out by the full depth.
+//! - **over a ridge**: where the triangle contact (from a
+//!   [`DispatchTable`]: the analytic box–triangle routine, GJK/EPA for the
+//!   other shapes) is deepest on an active internal edge or vertex (a
+//!   convex bend, see [`crate::active_edges`]) and its normal points out of
+//!   the ground, that contact is kept as it is (Jolt's active edges);
+//! - **up through the face** otherwise: the shape's feature most aligned
+//!   with `−n` (a box's bottom face, a cylinder's cap, an edge, a point) is
+//!   clipped to the triangle seen along the face normal `n`, each point
+//!   with its own exact depth below the face's plane, so that a box
+//!   resting on flat ground reports its four corners at their depth from
+//!   whichever triangles hold them, a cylinder its rim, and a sphere
+//!   hovering within the margin the one point below it — never a tilted
+//!   normal from a flat internal edge (no ghost collisions);
+//! - **sideways through a boundary wall** (an edge on the terrain's border
+//!   or next to a hole, where the solid ends in a vertical wall) when that
+//!   is the smaller push out: a shape standing through the terrain at its
+//!   border leaves by the wall, one lying across the border leaves up.
 
 use geom_core::dispatch::DispatchTable;
 use geom_core::distance::closest_point_on_triangle;
 use geom_core::pose::PoseMatrix;
-use geom_core::{ContactCandidate, ContactManifolds, ContactPoint, FeatureId, GeomError, Real, Shape};
+use geom_core::{
+    ContactCandidate, ContactManifolds, ContactPoint, FeatureId, GeomError, Real, Shape, SupportFeature,
+};
 use geom_prims::Triangle;
 use nalgebra::{Isometry3, Point3, Vector3};
 
@@ -49,51 +58,25 @@ pub fn contact_heightfield_convex<N: Real>(
         });
     }
     let local_pose = field_pose.inv_mul(shape_pose);
-    let search = shape.aabb(&local_pose).loosened(margin);
-    let identity = Isometry3::identity();
     let first_manifold = out.len();
     let mut candidates = std::mem::take(out.candidates_mut());
     candidates.clear();
     let mut answer = Ok(());
-    for (id, triangle) in field.triangles_in_aabb(&search) {
-        let first = out.len();
-        answer = triangle_table.append_contacts(&triangle, &identity, shape, &local_pose, margin, out);
+    for (id, triangle) in field.triangles_in_aabb(&search_box(field, shape, &local_pose, margin)) {
+        answer = triangle_candidates(
+            field,
+            id,
+            &triangle,
+            shape,
+            &local_pose,
+            margin,
+            triangle_table,
+            out,
+            &mut candidates,
+        );
         if answer.is_err() {
             break;
         }
-        let face_normal = crate::heightfield::face_normal(&triangle);
-        // The deepest rewritten contact of this triangle, if any.
-        let mut rewritten_depth: Option<N> = None;
-        for manifold in &out.as_slice()[first..] {
-            for point in &manifold.points {
-                let rewritten = push_terrain_candidate(
-                    field,
-                    id,
-                    &triangle,
-                    &face_normal,
-                    margin,
-                    &manifold.normal,
-                    point,
-                    &mut candidates,
-                );
-                if let Some(depth) = rewritten {
-                    rewritten_depth = Some(rewritten_depth.map_or(depth, |d: N| d.max(depth)));
-                }
-            }
-        }
-        if let Some(depth) = rewritten_depth {
-            push_deepest_point(
-                id,
-                &triangle,
-                &face_normal,
-                shape,
-                &local_pose,
-                margin,
-                depth,
-                &mut candidates,
-            );
-        }
-        out.truncate(first);
     }
     if answer.is_ok() {
         let group_angle = field.active_edge_angle.max(nalgebra::convert(1e-3));
@@ -114,106 +97,262 @@ pub fn contact_heightfield_convex<N: Real>(
     answer
 }
 
-/// The terrain contact with `on_shape` along the face normal: the depth of
-/// `on_shape` below the face's plane and its foot on the plane.
-fn along_face<N: Real>(
-    triangle: &Triangle<N>,
-    face_normal: &Vector3<N>,
-    on_shape: Point3<N>,
-    feature_a: FeatureId,
-    feature_b: FeatureId,
-) -> ContactCandidate<N> {
-    let depth = face_normal.dot(&(triangle.a - on_shape));
-    ContactCandidate {
-        normal: *face_normal,
-        point: ContactPoint {
-            point_a: on_shape + face_normal * depth,
-            point_b: on_shape,
-            depth,
-            feature_a,
-            feature_b,
-        },
-    }
+/// The heightfield-local box whose triangles may touch `shape` within
+/// `margin`: the shape's box, loosened, and raised to the top of the
+/// terrain (a shape sunk below the surface meets the triangles above it).
+pub(crate) fn search_box<N: Real>(
+    field: &HeightField<N>,
+    shape: &dyn Shape<N>,
+    local_pose: &Isometry3<N>,
+    margin: N,
+) -> geom_core::Aabb<N> {
+    let mut search = shape.aabb(local_pose).loosened(margin);
+    search.maxs.y = search.maxs.y.max(field.local_extent().maxs.y);
+    search
 }
 
-/// One triangle contact turned into a terrain candidate: kept as reported
-/// on an active edge or vertex when it points out of the ground, else
-/// rewritten along the face normal (see the module documentation). Returns
-/// the rewritten depth when it rewrote.
+/// The candidates of one triangle (heightfield-local): see the module
+/// documentation. `scratch` receives the triangle routine's manifolds and
+/// is left as it was.
 #[allow(clippy::too_many_arguments)]
-fn push_terrain_candidate<N: Real>(
+fn triangle_candidates<N: Real>(
     field: &HeightField<N>,
     id: TriangleId,
     triangle: &Triangle<N>,
-    face_normal: &Vector3<N>,
+    shape: &dyn Shape<N>,
+    local_pose: &Isometry3<N>,
     margin: N,
-    normal: &Vector3<N>,
-    point: &ContactPoint<N>,
+    triangle_table: &DispatchTable<N>,
+    scratch: &mut ContactManifolds<N>,
     candidates: &mut Vec<ContactCandidate<N>>,
-) -> Option<N> {
-    let (_, weights) = closest_point_on_triangle(&point.point_a, &triangle.a, &triangle.b, &triangle.c);
-    let region = region_of(&weights, N::default_epsilon().sqrt());
-    let (i, j) = field.cell_coords(id.cell());
-    let (active, feature) = match region {
-        Region::Face => (false, FeatureId::Face(id.0)),
-        Region::Edge(k) => (field.is_edge_active(id, k), FeatureId::Edge(3 * id.0 + k as u32)),
-        Region::Vertex(k) => {
-            let (si, sj) = field.triangle_samples(i, j, id.half())[k];
-            (
-                field.is_vertex_active(si, sj),
-                FeatureId::Vertex((si * field.cols() + sj) as u32),
-            )
+) -> Result<(), GeomError> {
+    let face_normal = crate::heightfield::face_normal(triangle);
+    let identity = Isometry3::identity();
+    let first = scratch.len();
+    triangle_table.append_contacts(triangle, &identity, shape, local_pose, margin, scratch)?;
+    let mut over_ridge = false;
+    for manifold in &scratch.as_slice()[first..] {
+        let Some(deepest) = manifold
+            .points
+            .iter()
+            .copied()
+            .reduce(|best, p| if p.depth > best.depth { p } else { best })
+        else {
+            continue;
+        };
+        let Some(feature) = ridge_feature(field, id, triangle, &deepest.point_a) else {
+            continue;
+        };
+        if manifold.normal.dot(&face_normal) < N::zero() {
+            continue;
         }
-    };
-    if active && normal.dot(face_normal) >= N::zero() {
-        candidates.push(ContactCandidate {
-            normal: *normal,
+        over_ridge = true;
+        candidates.extend(manifold.points.iter().map(|point| ContactCandidate {
+            normal: manifold.normal,
             point: ContactPoint {
                 feature_a: feature,
                 ..*point
             },
-        });
-        return None;
+        }));
     }
-    let rewritten = along_face(triangle, face_normal, point.point_b, feature, point.feature_b);
-    if rewritten.point.depth >= -margin {
-        candidates.push(rewritten);
+    scratch.truncate(first);
+    if over_ridge {
+        return Ok(());
     }
-    Some(rewritten.point.depth)
+    let Some(lowest) = shape.support(local_pose, &-face_normal) else {
+        return Ok(());
+    };
+    let face_depth = face_normal.dot(&(triangle.a - lowest));
+    if face_depth < -margin {
+        return Ok(());
+    }
+    if face_depth > N::zero()
+        && let Some(wall) = shallowest_wall(field, id, triangle, shape, local_pose, face_depth)
+    {
+        candidates.push(wall);
+        return Ok(());
+    }
+    push_face_contacts(
+        id,
+        triangle,
+        &face_normal,
+        shape,
+        local_pose,
+        face_depth,
+        margin,
+        candidates,
+    );
+    Ok(())
 }
 
-/// Adds the shape's deepest point along the face normal of `triangle` when
-/// it is deeper than `rewritten_depth` (by more than rounding) and its foot
-/// lies on the triangle: a shape sunk through the face is pushed out by its
-/// full depth, not by where the triangle routine happened to meet it.
+/// The feature id of the active internal edge or vertex (a convex bend of
+/// the terrain) holding `point` (on the triangle), if it is on one.
+fn ridge_feature<N: Real>(
+    field: &HeightField<N>,
+    id: TriangleId,
+    triangle: &Triangle<N>,
+    point: &Point3<N>,
+) -> Option<FeatureId> {
+    let (_, weights) = closest_point_on_triangle(point, &triangle.a, &triangle.b, &triangle.c);
+    let (i, j) = field.cell_coords(id.cell());
+    match region_of(&weights, N::default_epsilon().sqrt()) {
+        Region::Face => None,
+        Region::Edge(k) => (field.is_edge_active(id, k) && field.edge_neighbor(i, j, id.half(), k).is_some())
+            .then_some(FeatureId::Edge(3 * id.0 + k as u32)),
+        Region::Vertex(k) => {
+            let (si, sj) = field.triangle_samples(i, j, id.half())[k];
+            let interior = si > 0 && sj > 0 && si + 1 < field.rows() && sj + 1 < field.cols();
+            (interior && field.is_vertex_active(si, sj))
+                .then_some(FeatureId::Vertex((si * field.cols() + sj) as u32))
+        }
+    }
+}
+
+/// The contacts up through the face: the shape's feature most aligned with
+/// `−face_normal`, clipped to the triangle seen along the face normal,
+/// each point with its depth below the face's plane (`face_depth` is the
+/// deepest, the shape's support point's).
 #[allow(clippy::too_many_arguments)]
-fn push_deepest_point<N: Real>(
+fn push_face_contacts<N: Real>(
     id: TriangleId,
     triangle: &Triangle<N>,
     face_normal: &Vector3<N>,
     shape: &dyn Shape<N>,
     local_pose: &Isometry3<N>,
+    face_depth: N,
     margin: N,
-    rewritten_depth: N,
     candidates: &mut Vec<ContactCandidate<N>>,
 ) {
-    let Some(deepest) = shape.support(local_pose, &-face_normal) else {
+    let Some(on_shape) = shape.support_feature(local_pose, &-face_normal, N::one()) else {
         return;
     };
-    let candidate = along_face(
-        triangle,
-        face_normal,
-        deepest,
-        FeatureId::Face(id.0),
-        FeatureId::Unknown,
-    );
-    let tolerance = N::default_epsilon().sqrt();
-    let (foot, _) =
-        closest_point_on_triangle(&candidate.point.point_a, &triangle.a, &triangle.b, &triangle.c);
-    let over_triangle =
-        (foot - candidate.point.point_a).norm() <= tolerance * (N::one() + deepest.coords.amax());
-    let deeper = candidate.point.depth > rewritten_depth + tolerance * (N::one() + rewritten_depth.abs());
-    if over_triangle && deeper && candidate.point.depth >= -margin {
-        candidates.push(candidate);
+    let face = SupportFeature::face([triangle.a, triangle.b, triangle.c], *face_normal);
+    geom_prims::contact::feature_contacts(&face, &on_shape, face_normal, face_depth, margin, |point| {
+        candidates.push(ContactCandidate {
+            normal: *face_normal,
+            point: ContactPoint {
+                feature_a: FeatureId::Face(id.0),
+                ..point
+            },
+        })
+    });
+}
+
+/// The push out sideways through a boundary wall of the triangle (the
+/// vertical plane through an edge without a neighbour), when it is smaller
+/// than `face_depth`: normal horizontal and out of the terrain, the
+/// shape's point deepest behind the wall and its foot on the wall.
+fn shallowest_wall<N: Real>(
+    field: &HeightField<N>,
+    id: TriangleId,
+    triangle: &Triangle<N>,
+    shape: &dyn Shape<N>,
+    local_pose: &Isometry3<N>,
+    face_depth: N,
+) -> Option<ContactCandidate<N>> {
+    let (i, j) = field.cell_coords(id.cell());
+    let corners = [triangle.a, triangle.b, triangle.c];
+    let mut best: Option<ContactCandidate<N>> = None;
+    for k in 0..3 {
+        if field.edge_neighbor(i, j, id.half(), k).is_some() {
+            continue;
+        }
+        let (from, to, other) = (corners[k], corners[(k + 1) % 3], corners[(k + 2) % 3]);
+        let along = to - from;
+        let mut out_of_terrain = geom_prims::contact::try_unit(&Vector3::new(along.z, N::zero(), -along.x))?;
+        if out_of_terrain.dot(&(other - from)) > N::zero() {
+            out_of_terrain = -out_of_terrain;
+        }
+        let inner = shape.support(local_pose, &-out_of_terrain)?;
+        let depth = out_of_terrain.dot(&(from - inner));
+        if depth > N::zero() && depth < face_depth && best.is_none_or(|b| depth < b.point.depth) {
+            best = Some(ContactCandidate {
+                normal: out_of_terrain,
+                point: ContactPoint {
+                    point_a: inner + out_of_terrain * depth,
+                    point_b: inner,
+                    depth,
+                    feature_a: FeatureId::Edge(3 * id.0 + k as u32),
+                    feature_b: FeatureId::Unknown,
+                },
+            });
+        }
+    }
+    best
+}
+
+/// The closest points of a heightfield (`a`) and a convex `shape` (`b`)
+/// within `max_distance` (`+inf` for no limit): `Intersecting` when the
+/// shape meets the terrain's solid (a contact at depth `>= 0`, see
+/// [`contact_heightfield_convex`]), else the nearest triangle's closest
+/// points (from `triangle_table`), searched in a box grown from the
+/// shape's own until the nearest triangle found lies within it.
+///
+/// The terrain's distance is its surface's: a shape beside the terrain's
+/// border, below the surface's height, is measured to the nearest
+/// triangle, not to the vertical wall of the solid.
+pub fn closest_points_heightfield_convex<N: Real>(
+    field: &HeightField<N>,
+    field_pose: &Isometry3<N>,
+    shape: &dyn Shape<N>,
+    shape_pose: &Isometry3<N>,
+    max_distance: N,
+    triangle_table: &DispatchTable<N>,
+) -> Result<geom_core::ClosestPoints<N>, GeomError> {
+    use geom_core::ClosestPoints;
+    let mut contacts = ContactManifolds::new();
+    contact_heightfield_convex(
+        field,
+        field_pose,
+        shape,
+        shape_pose,
+        N::zero(),
+        triangle_table,
+        &mut contacts,
+    )?;
+    if contacts.points().any(|(_, point)| point.depth >= N::zero()) {
+        return Ok(ClosestPoints::Intersecting);
+    }
+    let local_pose = field_pose.inv_mul(shape_pose);
+    let identity = Isometry3::identity();
+    let own = shape.aabb(&local_pose);
+    let extent = field.local_extent();
+    let cell = field.cell_size()[0].max(field.cell_size()[1]);
+    let mut reach = max_distance.min((own.maxs - own.mins).amax().max(cell));
+    loop {
+        let search = own.loosened(reach);
+        let mut nearest: Option<(N, Point3<N>, Point3<N>)> = None;
+        for (_, triangle) in field.triangles_in_aabb(&search) {
+            let limit = nearest.map_or(reach, |(d, _, _)| d);
+            match triangle_table.closest_points(&triangle, &identity, shape, &local_pose, limit)? {
+                ClosestPoints::Intersecting => return Ok(ClosestPoints::Intersecting),
+                ClosestPoints::WithinMargin { point_a, point_b } => {
+                    let distance = geom_core::ray::length_without_overflow(&(point_b - point_a));
+                    if nearest.is_none_or(|(d, _, _)| distance < d) {
+                        nearest = Some((distance, point_a, point_b));
+                    }
+                }
+                ClosestPoints::Disjoint => {}
+            }
+        }
+        let covers_terrain = search.mins.x <= extent.mins.x
+            && search.mins.z <= extent.mins.z
+            && search.maxs.x >= extent.maxs.x
+            && search.maxs.z >= extent.maxs.z
+            && search.mins.y <= extent.mins.y
+            && search.maxs.y >= extent.maxs.y;
+        match nearest {
+            Some((distance, point_a, point_b)) if distance <= reach || covers_terrain => {
+                let matrix = PoseMatrix::new(field_pose);
+                return Ok(ClosestPoints::WithinMargin {
+                    point_a: matrix.point_to_world(&point_a),
+                    point_b: matrix.point_to_world(&point_b),
+                });
+            }
+            _ if reach >= max_distance || covers_terrain || !reach.is_finite() => {
+                return Ok(ClosestPoints::Disjoint);
+            }
+            _ => reach = (reach * nalgebra::convert::<f64, N>(4.0)).min(max_distance),
+        }
     }
 }

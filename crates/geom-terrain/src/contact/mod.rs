@@ -41,7 +41,7 @@ mod segment;
 mod sphere;
 
 pub use capsule::{contact_capsule_heightfield, contact_heightfield_capsule};
-pub use convex::contact_heightfield_convex;
+pub use convex::{closest_points_heightfield_convex, contact_heightfield_convex};
 pub use sphere::{contact_heightfield_sphere, contact_sphere_heightfield};
 
 use geom_core::dispatch::DispatchTable;
@@ -51,14 +51,17 @@ use nalgebra::{Isometry3, Point3};
 
 use crate::HeightField;
 
-/// Registers the heightfield's contact routines in `table` (each serves
-/// both orders): heightfield–sphere and heightfield–capsule, and the
+/// Registers the heightfield's routines in `table` (each serves both
+/// orders): contacts heightfield–sphere and heightfield–capsule, and the
 /// heightfield against any other convex shape
-/// ([`contact_heightfield_convex`]), whose triangle contacts come from a
+/// ([`contact_heightfield_convex`]); closest points (and so distance and
+/// intersection) against any convex shape
+/// ([`closest_points_heightfield_convex`]). Their triangle queries go to a
 /// copy of `table` as it is now: call this after the primitive pairs and
 /// the convex fallback are registered.
 pub fn register_pairs<N: Real>(table: &mut DispatchTable<N>) {
     let triangle_table = table.clone();
+    let closest_table = table.clone();
     table.register_contact_with_any_convex(
         ShapeKind::HeightField,
         move |a, pose_a, b, pose_b, margin, out| {
@@ -69,6 +72,18 @@ pub fn register_pairs<N: Real>(table: &mut DispatchTable<N>) {
                 },
             )?;
             contact_heightfield_convex(field, pose_a, b, pose_b, margin, &triangle_table, out)
+        },
+    );
+    table.register_closest_points_with_any_convex(
+        ShapeKind::HeightField,
+        move |a, pose_a, b, pose_b, max_distance| {
+            let field = (a as &dyn std::any::Any).downcast_ref::<HeightField<N>>().ok_or(
+                geom_core::GeomError::Unsupported {
+                    a: a.kind(),
+                    b: b.kind(),
+                },
+            )?;
+            closest_points_heightfield_convex(field, pose_a, b, pose_b, max_distance, &closest_table)
         },
     );
     table.register_contact(

@@ -2,7 +2,7 @@
 //! four points.
 
 use geom_core::contact::pick_four;
-use geom_core::{ContactCandidate, ContactManifolds, Real};
+use geom_core::{ContactCandidate, ContactManifolds, Real, lit};
 
 /// Groups `candidates` by normal and appends one manifold per group to
 /// `out`: the deepest remaining candidate seeds a group holding every
@@ -37,6 +37,33 @@ pub(crate) fn group_and_reduce<N: Real>(
                 end += 1;
             }
         }
+        // Among the points as deep as the seed to rounding (a box resting
+        // flat: its corners and where its edges cross the triangles'),
+        // the one farthest out from the group's centre leads, so that the
+        // reduction keeps the extreme points.
+        let group = &mut candidates[start..end];
+        let count = nalgebra::convert::<f64, N>(group.len() as f64);
+        let centre = group
+            .iter()
+            .fold(nalgebra::Vector3::zeros(), |sum, c| sum + c.point.point_a.coords)
+            / count;
+        let top = group[0].point.depth;
+        let tie = N::default_epsilon() * lit(64.0) * (N::one() + top.abs() + centre.amax());
+        let out_from_centre = |c: &ContactCandidate<N>| {
+            let d = c.point.point_a.coords - centre;
+            (d - seed * seed.dot(&d)).norm_squared()
+        };
+        let lead = (0..group.len())
+            .filter(|&k| group[k].point.depth >= top - tie)
+            .reduce(|best, k| {
+                if out_from_centre(&group[k]) > out_from_centre(&group[best]) {
+                    k
+                } else {
+                    best
+                }
+            })
+            .unwrap_or(0);
+        group.swap(0, lead);
         let group = &candidates[start..end];
         let manifold = out.push_manifold(seed);
         for index in pick_four(group.len(), |k| group[k].point.point_a, &seed)

@@ -144,7 +144,14 @@ fn triangle_candidate<N: Real>(
     // The heightfield is solid below its surface: a segment point there
     // (a capsule sunk deeper than its radius, not crossing this triangle)
     // is pushed out the other way, and deeper.
-    let inside = inside_cache.contains(field, &on_segment, (i, j));
+    // A point on the surface to rounding (a capsule sunk by exactly its
+    // radius) is not inside: its contact is the face's.
+    let inside = inside_cache.contains(field, &on_segment, (i, j))
+        && field
+            .surface_y_near((i, j), on_segment.x, on_segment.z)
+            .is_none_or(|surface| {
+                surface - on_segment.y > N::default_epsilon() * nalgebra::convert::<f64, N>(64.0) * scale
+            });
     // Scaled first where `|offset|²` overflows or underflows.
     let unit_offset = geom_prims::contact::try_unit(&offset).unwrap_or(face_normal);
     let direction = if inside { -unit_offset } else { unit_offset };
@@ -234,6 +241,11 @@ fn triangle_candidate<N: Real>(
             let (si, sj) = samples[k];
             let feature = FeatureId::Vertex((si * field.cols() + sj) as u32);
             if field.is_vertex_active(si, sj) {
+                if !inside && !in_vertex_normal_cone(field, si, sj, &direction) {
+                    // Not this vertex's: a neighbouring face or edge is
+                    // nearer along `direction` and reports the contact.
+                    return None;
+                }
                 (direction, feature)
             } else if let Some(candidate) = along_face(feature) {
                 return Some(candidate);
@@ -252,6 +264,41 @@ fn triangle_candidate<N: Real>(
             feature_b: FeatureId::Face(0),
         },
     })
+}
+
+/// Whether the unit `direction` from sample `(si, sj)` lies in the
+/// terrain's normal cone there: no surface edge from the sample rises
+/// along it, so that the sample
+/// is the terrain's nearest point to points out along `direction`
+/// (Ericson, *Real-Time Collision Detection* §5.1.5, Voronoi regions).
+fn in_vertex_normal_cone<N: Real>(
+    field: &HeightField<N>,
+    si: usize,
+    sj: usize,
+    direction: &Vector3<N>,
+) -> bool {
+    let vertex = field.sample_point(si, sj);
+    let tolerance = N::default_epsilon() * nalgebra::convert::<f64, N>(64.0);
+    for ci in si.saturating_sub(1)..=si.min(field.rows() - 2) {
+        for cj in sj.saturating_sub(1)..=sj.min(field.cols() - 2) {
+            if field.is_hole(field.cell_index(ci, cj)) {
+                continue;
+            }
+            for half in 0..2 {
+                let samples = field.triangle_samples(ci, cj, half);
+                if !samples.contains(&(si, sj)) {
+                    continue;
+                }
+                for &(ni, nj) in samples.iter().filter(|s| **s != (si, sj)) {
+                    let edge = field.sample_point(ni, nj) - vertex;
+                    if direction.dot(&edge) > tolerance * edge.norm() {
+                        return false;
+                    }
+                }
+            }
+        }
+    }
+    true
 }
 
 fn triangle_vertex<N: Real>(triangle: &Triangle<N>, k: usize) -> Point3<N> {

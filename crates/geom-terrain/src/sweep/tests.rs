@@ -78,6 +78,8 @@ fn heightfield_sweep_equals_the_earliest_over_every_triangle() {
 #[test]
 fn advancement_through_the_table_stops_at_or_before_the_exact_contact() {
     let mut table = DispatchTable::new();
+    geom_prims::contact::register_pairs(&mut table);
+    geom_prims::gjk::install_convex_fallback(&mut table);
     crate::contact::register_pairs(&mut table);
     let mut rng = TestRng::new(8);
     let field = random_field(&mut rng, 12, 12);

@@ -1,0 +1,335 @@
+//! The scenes a physics user tries first on terrain, through the default
+//! dispatcher, at a thousand random poses each, against answers worked
+//! out here from the scene's geometry (flat ground at a known height):
+//! resting boxes report their four corners at the exact depth, standing
+//! cylinders their rim, hovering spheres one point, every normal the
+//! face's; distances and closest points match the height above ground;
+//! shapes across the terrain's border leave by the smaller push.
+
+use geom::prelude::*;
+
+/// A flat terrain at height `level`, `n × n` samples one unit apart, its
+/// triangles' diagonals in both directions (alternating flip).
+fn flat(n: usize, level: f64) -> HeightField<f64> {
+    HeightField::try_from_desc(HeightFieldDesc::new(
+        Point3::new(0.0, level, 0.0),
+        [1.0, 1.0],
+        n,
+        n,
+        vec![0.0; n * n],
+    ))
+    .unwrap()
+}
+
+/// A small deterministic generator (xorshift64*).
+struct Rng(u64);
+
+impl Rng {
+    fn unit(&mut self) -> f64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64
+    }
+    fn uniform(&mut self, low: f64, high: f64) -> f64 {
+        low + (high - low) * self.unit()
+    }
+}
+
+const POSES: usize = 1000;
+const LEVEL: f64 = 0.75;
+const SIZE: usize = 17;
+
+fn up() -> Vector3<f64> {
+    Vector3::y()
+}
+
+fn assert_up(normal: &Vector3<f64>, context: &str) {
+    assert!((normal - up()).norm() <= 1e-5, "{context}: normal {normal:?}");
+}
+
+#[test]
+fn resting_boxes_report_four_corners_at_the_exact_depth() {
+    let table = geom::default_dispatcher::<f64>();
+    let ground = flat(SIZE, LEVEL);
+    let id = Isometry3::identity();
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut out = ContactManifolds::new();
+    for k in 0..POSES {
+        let half = Vector3::new(
+            rng.uniform(0.1, 1.5),
+            rng.uniform(0.05, 1.0),
+            rng.uniform(0.1, 1.5),
+        );
+        let depth = rng.uniform(0.001, 0.2).min(half.y);
+        let center = Vector3::new(
+            rng.uniform(3.0, 13.0),
+            LEVEL + half.y - depth,
+            rng.uniform(3.0, 13.0),
+        );
+        let pose = Isometry3::new(center, Vector3::y() * rng.uniform(0.0, std::f64::consts::TAU));
+        let cuboid = Cuboid::new(half);
+        for swap in [false, true] {
+            let context = format!("pose {k} {pose:?} {half:?} swap {swap}");
+            if swap {
+                table
+                    .contact(&cuboid, &pose, &ground, &id, 0.0, &mut out)
+                    .unwrap();
+            } else {
+                table
+                    .contact(&ground, &id, &cuboid, &pose, 0.0, &mut out)
+                    .unwrap();
+            }
+            assert_eq!(out.len(), 1, "{context}: {out:?}");
+            let manifold = &out.as_slice()[0];
+            let sign = if swap { -1.0 } else { 1.0 };
+            assert_up(&(manifold.normal * sign), &context);
+            assert_eq!(manifold.points.len(), 4, "{context}: {manifold:?}");
+            for point in &manifold.points {
+                assert!(
+                    (point.depth - depth).abs() <= 1e-12,
+                    "{context}: depth {} vs {depth}",
+                    point.depth
+                );
+                let on_box = if swap { point.point_a } else { point.point_b };
+                let on_ground = if swap { point.point_b } else { point.point_a };
+                // A bottom corner of the box, straight above its foot.
+                let local = pose.inverse_transform_point(&on_box);
+                let corner = local.coords.abs() - half;
+                assert!(
+                    corner.amax().abs() <= 1e-12 && corner.amin().abs() <= 1e-12,
+                    "{context}: {local:?}"
+                );
+                assert!(local.y < 0.0, "{context}: {local:?}");
+                assert!((on_ground.y - LEVEL).abs() <= 1e-12, "{context}: {on_ground:?}");
+                assert!((on_ground.xz() - on_box.xz()).norm() <= 1e-12, "{context}");
+            }
+        }
+    }
+}
+
+#[test]
+fn standing_cylinders_and_cones_report_their_rim() {
+    let table = geom::default_dispatcher::<f64>();
+    let ground = flat(SIZE, LEVEL);
+    let id = Isometry3::identity();
+    let mut rng = Rng(0xD1B5_4A32_D192_ED03);
+    let mut out = ContactManifolds::new();
+    for k in 0..POSES {
+        let radius = rng.uniform(0.1, 2.0);
+        let height = rng.uniform(0.1, 3.0);
+        let depth = rng.uniform(0.001, 0.2);
+        let bottom = Point3::new(rng.uniform(3.0, 13.0), LEVEL - depth, rng.uniform(3.0, 13.0));
+        let top = bottom + up() * height;
+        let cylinder = Cylinder::from_points(bottom, top, radius);
+        // A cone standing on its base: apex up.
+        let cone = Cone::from_points(top, bottom, radius);
+        for (name, shape) in [("cylinder", &cylinder as &dyn Shape<f64>), ("cone", &cone)] {
+            let context = format!("{name} {k}: bottom {bottom:?} radius {radius} height {height}");
+            table.contact(&ground, &id, shape, &id, 0.0, &mut out).unwrap();
+            assert_eq!(out.len(), 1, "{context}: {out:?}");
+            let manifold = &out.as_slice()[0];
+            assert_up(&manifold.normal, &context);
+            assert!(manifold.points.len() >= 3, "{context}: {manifold:?}");
+            for point in &manifold.points {
+                assert!(
+                    (point.depth - depth).abs() <= 1e-12,
+                    "{context}: depth {}",
+                    point.depth
+                );
+                let from_axis = (point.point_b - bottom).xz().norm();
+                assert!(
+                    (from_axis - radius).abs() <= 1e-12 * (1.0 + radius),
+                    "{context}: {point:?}"
+                );
+                assert!(
+                    (point.point_b.y - bottom.y).abs() <= 1e-12,
+                    "{context}: {point:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn hovering_spheres_get_one_point_below_them() {
+    let table = geom::default_dispatcher::<f64>();
+    let ground = flat(SIZE, LEVEL);
+    let id = Isometry3::identity();
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let mut out = ContactManifolds::new();
+    for k in 0..POSES {
+        let radius = rng.uniform(0.05, 2.0);
+        let gap = rng.uniform(0.0, 3.0);
+        let margin = gap + rng.uniform(0.0, 5.0);
+        let center = Point3::new(
+            rng.uniform(3.0, 13.0),
+            LEVEL + radius + gap,
+            rng.uniform(3.0, 13.0),
+        );
+        let pose = Isometry3::translation(center.x, center.y, center.z);
+        let sphere = Sphere::new(radius);
+        let context = format!("sphere {k}: {center:?} radius {radius} gap {gap} margin {margin}");
+        table
+            .contact(&ground, &id, &sphere, &pose, margin, &mut out)
+            .unwrap();
+        let points: Vec<_> = out.points().collect();
+        assert_eq!(points.len(), 1, "{context}: {out:?}");
+        let (normal, point) = points[0];
+        assert_up(normal, &context);
+        assert!(
+            (point.depth + gap).abs() <= 1e-12 * (1.0 + center.y),
+            "{context}: {point:?}"
+        );
+        let below = Point3::new(center.x, LEVEL, center.z);
+        assert!(
+            (point.point_a - below).norm() <= 1e-12 * (1.0 + center.y),
+            "{context}: {point:?}"
+        );
+        // Beyond the margin: nothing.
+        table
+            .contact(&ground, &id, &sphere, &pose, gap * 0.5, &mut out)
+            .unwrap();
+        assert!(gap == 0.0 || out.is_empty(), "{context}: {out:?}");
+    }
+}
+
+#[test]
+fn distances_and_closest_points_to_flat_terrain() {
+    let table = geom::default_dispatcher::<f64>();
+    let ground = flat(SIZE, LEVEL);
+    let id = Isometry3::identity();
+    let mut rng = Rng(0x6A09_E667_F3BC_C908);
+    for k in 0..POSES {
+        let gap = rng.uniform(1e-3, 8.0);
+        let half = Vector3::new(
+            rng.uniform(0.1, 1.0),
+            rng.uniform(0.1, 1.0),
+            rng.uniform(0.1, 1.0),
+        );
+        let cuboid = Cuboid::new(half);
+        let sphere = Sphere::new(half.y);
+        let x = rng.uniform(3.0, 13.0);
+        let z = rng.uniform(3.0, 13.0);
+        let pose = Isometry3::new(
+            Vector3::new(x, LEVEL + half.y + gap, z),
+            Vector3::y() * rng.unit() * 6.0,
+        );
+        for (name, shape) in [("box", &cuboid as &dyn Shape<f64>), ("sphere", &sphere)] {
+            let context = format!("{name} {k}: gap {gap} at {pose:?}");
+            let distance = table.distance(&ground, &id, shape, &pose).unwrap();
+            assert!(
+                (distance - gap).abs() <= 1e-12 * (1.0 + pose.translation.vector.y),
+                "{context}: {distance}"
+            );
+            let reversed = table.distance(shape, &pose, &ground, &id).unwrap();
+            assert_eq!(reversed, distance, "{context}");
+            match table
+                .closest_points(&ground, &id, shape, &pose, f64::INFINITY)
+                .unwrap()
+            {
+                ClosestPoints::WithinMargin { point_a, point_b } => {
+                    assert!((point_a.y - LEVEL).abs() <= 1e-12, "{context}: {point_a:?}");
+                    assert!(
+                        shape.distance(&pose, &point_b).unwrap().abs() <= 1e-12,
+                        "{context}: {point_b:?}"
+                    );
+                    assert!(
+                        ((point_b - point_a).norm() - gap).abs() <= 1e-12 * (1.0 + gap),
+                        "{context}"
+                    );
+                }
+                other => panic!("{context}: {other:?}"),
+            }
+            assert!(matches!(
+                table
+                    .closest_points(&ground, &id, shape, &pose, gap * 0.5)
+                    .unwrap(),
+                ClosestPoints::Disjoint
+            ));
+            assert!(
+                !table.intersects(&ground, &id, shape, &pose).unwrap(),
+                "{context}"
+            );
+            // Sunk: intersecting, distance zero.
+            let mut sunk = pose;
+            sunk.translation.vector.y = LEVEL - 5.0;
+            assert!(table.intersects(&ground, &id, shape, &sunk).unwrap(), "{context}");
+            assert_eq!(
+                table.distance(shape, &sunk, &ground, &id).unwrap(),
+                0.0,
+                "{context}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_capsule_standing_through_the_border_leaves_sideways() {
+    let table = geom::default_dispatcher::<f64>();
+    let ground = flat(SIZE, LEVEL);
+    let id = Isometry3::identity();
+    let mut out = ContactManifolds::new();
+    // Standing through the ground 0.1 inside the x = 0 border.
+    for shape_kind in ["capsule", "cylinder"] {
+        let (bottom, top) = (
+            Point3::new(0.1 - 0.3, LEVEL - 1.0, 8.3),
+            Point3::new(0.1 - 0.3, LEVEL + 2.0, 8.3),
+        );
+        let capsule = Capsule::from_points(bottom, top, 0.3);
+        let cylinder = Cylinder::from_points(bottom, top, 0.3);
+        let shape: &dyn Shape<f64> = if shape_kind == "capsule" {
+            &capsule
+        } else {
+            &cylinder
+        };
+        table.contact(&ground, &id, shape, &id, 0.0, &mut out).unwrap();
+        let (normal, deepest) = out
+            .points()
+            .max_by(|p, q| p.1.depth.total_cmp(&q.1.depth))
+            .unwrap_or_else(|| panic!("{shape_kind}: no contact"));
+        assert!(
+            (normal + Vector3::x()).norm() <= 1e-9,
+            "{shape_kind}: {normal:?} {out:?}"
+        );
+        assert!((deepest.depth - 0.1).abs() <= 1e-9, "{shape_kind}: {deepest:?}");
+    }
+}
+
+#[test]
+fn shapes_lying_across_the_border_are_pushed_up() {
+    let table = geom::default_dispatcher::<f64>();
+    let ground = flat(SIZE, LEVEL);
+    let id = Isometry3::identity();
+    let mut out = ContactManifolds::new();
+    let mut rng = Rng(0xBB67_AE85_84CA_A73B);
+    for k in 0..POSES {
+        // Lying 0.05 deep, along x across the x = 16 border, at any z
+        // inside, overhanging by up to half its length.
+        let radius = rng.uniform(0.1, 0.5);
+        let length = rng.uniform(1.0, 4.0);
+        let depth = rng.uniform(0.001, 0.2).min(radius);
+        let overhang = rng.uniform(0.05, 0.5) * length;
+        let z = rng.uniform(2.0, 14.0);
+        let y = LEVEL + radius - depth;
+        let end = 16.0 + overhang;
+        let capsule = Capsule::from_points(Point3::new(end - length, y, z), Point3::new(end, y, z), radius);
+        let half = Vector3::new(length * 0.5, radius, radius);
+        let cuboid = Cuboid::new(half);
+        let box_pose = Isometry3::translation(end - length * 0.5, y, z);
+        for (name, shape, pose) in [
+            ("capsule", &capsule as &dyn Shape<f64>, id),
+            ("box", &cuboid, box_pose),
+        ] {
+            table.contact(&ground, &id, shape, &pose, 0.0, &mut out).unwrap();
+            assert!(!out.is_empty(), "{name} {k}");
+            for (normal, point) in out.points() {
+                assert_up(normal, &format!("{name} {k}: {out:?}"));
+                assert!(
+                    (point.depth - depth).abs() <= 1e-12,
+                    "{name} {k}: {point:?} vs {depth}"
+                );
+            }
+        }
+    }
+}
