@@ -168,15 +168,16 @@ pub fn closest_points_segment_segment<N: Real>(
     }
 }
 
-/// The parameters of the lines' common perpendicular, recomputed from
-/// cross products when `(s, t)` is inside both segments: for nearly
-/// parallel segments the quadratic's coefficients lose `ε/sin²θ` of the
-/// parameters, which puts crossing segments `1e-9` apart at `θ = 1e-6`,
-/// while `s = ((q0 − p0) × dq) · m / |m|²` with `m = dp × dq` loses only
+/// The parameters of the lines' common perpendicular from cross products,
+/// taken when they lie inside both segments and their points are no
+/// farther apart than those of `(s, t)`: for nearly parallel segments the
+/// quadratic's coefficients lose `ε/sin²θ` of the parameters, which puts
+/// crossing segments `1e-9` apart at `θ = 1e-6` (or, below `θ ≈ 1e-8`,
+/// takes them for parallel and answers an end), while
+/// `s = ((q0 − p0) × dq) · m / |m|²` with `m = dp × dq` loses only
 /// `ε/sin θ` of them, which moves the points along the lines but keeps
 /// them within rounding of the perpendicular (Goldman, "Intersection of
-/// Two Lines in Three-Space", Graphics Gems I). Kept only when the new
-/// parameters are inside too.
+/// Two Lines in Three-Space", Graphics Gems I).
 fn interior_by_cross_products<N: Real>(
     p0: &Point3<N>,
     p_dir: &Vector3<N>,
@@ -187,9 +188,6 @@ fn interior_by_cross_products<N: Real>(
 ) -> (N, N) {
     let zero = N::zero();
     let one = N::one();
-    if !(s > zero && s < one && t > zero && t < one) {
-        return (s, t);
-    }
     let m = p_dir.cross(q_dir);
     let m_squared = m.norm_squared();
     if !(m_squared > zero && m_squared.is_finite()) {
@@ -198,7 +196,11 @@ fn interior_by_cross_products<N: Real>(
     let between = q0 - p0;
     let s_cross = between.cross(q_dir).dot(&m) / m_squared;
     let t_cross = between.cross(p_dir).dot(&m) / m_squared;
-    if s_cross >= zero && s_cross <= one && t_cross >= zero && t_cross <= one {
+    if !(s_cross >= zero && s_cross <= one && t_cross >= zero && t_cross <= one) {
+        return (s, t);
+    }
+    let gap = |s: N, t: N| ((p0 + p_dir * s) - (q0 + q_dir * t)).norm_squared();
+    if gap(s_cross, t_cross) <= gap(s, t) {
         (s_cross, t_cross)
     } else {
         (s, t)

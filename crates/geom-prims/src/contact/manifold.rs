@@ -109,19 +109,18 @@ impl<N: Real> FeaturePairs<N> {
         }
     }
 
-    /// These pairs with `deepest` first, the pairs at least as deep or at
-    /// its place (to rounding) dropped (it is the exact deepest contact;
-    /// they repeat it).
+    /// These pairs with `deepest` first (the exact deepest contact), the
+    /// pairs deeper than it beyond rounding or at its place dropped (they
+    /// repeat it); as deep to rounding (a face resting flat) they stay.
     pub fn with_deepest(&self, deepest: ContactPoint<N>) -> Self {
         let mut pairs = FeaturePairs::new();
         pairs.pairs[0] = deepest;
         pairs.len = 1;
         let scale = N::one() + deepest.point_a.coords.amax();
-        let same_place = |p: &ContactPoint<N>| {
-            (p.point_a - deepest.point_a).amax() <= N::default_epsilon() * lit(1024.0) * scale
-        };
+        let rounding = N::default_epsilon() * lit(1024.0) * scale;
+        let same_place = |p: &ContactPoint<N>| (p.point_a - deepest.point_a).amax() <= rounding;
         for p in self.as_slice() {
-            if p.depth < deepest.depth && !same_place(p) && pairs.len < pairs.pairs.len() {
+            if p.depth <= deepest.depth + rounding && !same_place(p) && pairs.len < pairs.pairs.len() {
                 pairs.pairs[pairs.len] = *p;
                 pairs.len += 1;
             }

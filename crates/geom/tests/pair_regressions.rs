@@ -1,0 +1,134 @@
+//! Pair answers that were wrong once, each against its exact value worked
+//! out from the geometry: EPA stopping early on large shapes, nearly
+//! parallel capsule cores, SAT gaps reported as distances, single points
+//! for shapes resting on a face.
+
+use geom::prelude::*;
+
+fn table() -> geom::core::dispatch::DispatchTable<f64> {
+    geom::default_dispatcher::<f64>()
+}
+
+fn deepest(out: &ContactManifolds<f64>) -> (Vector3<f64>, ContactPoint<f64>) {
+    out.points()
+        .map(|(n, p)| (*n, *p))
+        .max_by(|a, b| a.1.depth.total_cmp(&b.1.depth))
+        .expect("a contact")
+}
+
+/// A capsule of radius 10 lying across a cylinder of radius 100, its core
+/// on the cylinder's axis: the way out is along the capsule's core
+/// direction's normal, depth `100 + 10` (EPA once stopped at 109.88).
+#[test]
+fn large_cylinder_and_capsule_get_the_full_depth() {
+    let cylinder = Cylinder::from_points(Point3::new(0.0, -50.0, 0.0), Point3::new(0.0, 50.0, 0.0), 100.0);
+    let capsule = Capsule::from_points(Point3::new(0.0, -1.0, 0.0), Point3::new(0.0, 1.0, 0.0), 10.0);
+    // The capsule stands in the middle of the cylinder, axis along its axis:
+    // out through the side (110) or a cap (50 + 1 + 10 = 61).
+    let id = Isometry3::identity();
+    let mut out = ContactManifolds::new();
+    for swap in [false, true] {
+        if swap {
+            table()
+                .contact(&capsule, &id, &cylinder, &id, 0.0, &mut out)
+                .unwrap();
+        } else {
+            table()
+                .contact(&cylinder, &id, &capsule, &id, 0.0, &mut out)
+                .unwrap();
+        }
+        let (normal, point) = deepest(&out);
+        assert!((point.depth - 61.0).abs() <= 1e-9, "{swap}: {point:?}");
+        assert!(normal.x.abs() <= 1e-12 && normal.z.abs() <= 1e-12, "{normal:?}");
+    }
+    // Lying across it, centred: out along the cylinder's axis is 50 + 10;
+    // moved to the side wall, the side is the way out.
+    let lying = Capsule::from_points(Point3::new(-20.0, 0.0, 0.0), Point3::new(20.0, 0.0, 0.0), 10.0);
+    let at_rim = Isometry3::translation(95.0, 0.0, 0.0);
+    table()
+        .contact(&cylinder, &id, &lying, &at_rim, 0.0, &mut out)
+        .unwrap();
+    let (normal, point) = deepest(&out);
+    // The capsule's inner end (x = 75) is 25 inside the side, plus its radius.
+    let expected = (100.0 - 75.0 + 10.0f64).min(50.0 + 10.0);
+    assert!((point.depth - expected).abs() <= 1e-9, "{point:?} vs {expected}");
+    assert!((normal - Vector3::x()).norm() <= 1e-9, "{normal:?}");
+}
+
+/// Capsules whose cores cross while nearly parallel (1e-6 rad): the cores
+/// meet, so the depth is the sum of the radii exactly.
+#[test]
+fn nearly_parallel_crossing_capsules_overlap_by_their_radii() {
+    for angle in [1e-3f64, 1e-6, 1e-9] {
+        let a = Capsule::from_points(Point3::new(-1.0, 0.0, 0.0), Point3::new(1.0, 0.0, 0.0), 0.25);
+        let direction = Vector3::new(angle.cos(), angle.sin(), 0.0);
+        let b = Capsule::from_points(Point3::from(-direction), Point3::from(direction), 0.25);
+        let mut out = ContactManifolds::new();
+        let id = Isometry3::identity();
+        let lift = Isometry3::translation(0.3, 0.0, 0.0);
+        table().contact(&a, &id, &b, &lift, 0.0, &mut out).unwrap();
+        let (_, point) = deepest(&out);
+        assert!(
+            (point.depth - 0.5).abs() <= 4.0 * f64::EPSILON,
+            "{angle}: {point:?}"
+        );
+    }
+}
+
+/// Two unit boxes whose nearest corners are `(1, 1, 1)` and `(4, 3, 2)`
+/// ((5, 4, 3) between centres): apart by √14, not by the SAT axis gap 3;
+/// the witness points are the corners; no contact beyond the margin.
+#[test]
+fn separated_boxes_report_the_distance_corner_to_corner() {
+    let cube = Cuboid::new(Vector3::new(1.0, 1.0, 1.0));
+    let id = Isometry3::identity();
+    let far = Isometry3::translation(5.0, 4.0, 3.0);
+    let gap = 14f64.sqrt();
+    let mut out = ContactManifolds::new();
+    table().contact(&cube, &id, &cube, &far, 4.0, &mut out).unwrap();
+    let (normal, point) = deepest(&out);
+    assert!((point.depth + gap).abs() <= 1e-12, "{point:?}");
+    assert!(
+        (point.point_a - Point3::new(1.0, 1.0, 1.0)).norm() <= 1e-12,
+        "{point:?}"
+    );
+    assert!(
+        (point.point_b - Point3::new(4.0, 3.0, 2.0)).norm() <= 1e-12,
+        "{point:?}"
+    );
+    assert!(
+        (normal - Vector3::new(3.0, 2.0, 1.0) / gap).norm() <= 1e-12,
+        "{normal:?}"
+    );
+    // Within 3.7 by the SAT gap but not by the distance.
+    table().contact(&cube, &id, &cube, &far, 3.7, &mut out).unwrap();
+    assert!(out.is_empty(), "{out:?}");
+    assert!((table().distance(&cube, &id, &cube, &far).unwrap() - gap).abs() <= 1e-12);
+}
+
+/// A cylinder standing on a box and a cone on its base, 0.01 deep: a rim
+/// manifold (at least 3 points) at the exact depth, normal straight up.
+#[test]
+fn cylinders_and_cones_resting_on_a_box_get_a_rim_manifold() {
+    let ground = Cuboid::new(Vector3::new(5.0, 0.5, 5.0));
+    let id = Isometry3::identity();
+    let mut out = ContactManifolds::new();
+    for yaw in [0.0, 0.3, 1.1] {
+        let pose = Isometry3::new(Vector3::new(0.7, 0.49, -0.4), Vector3::y() * yaw);
+        let cylinder = Cylinder::from_points(Point3::origin(), Point3::new(0.0, 2.0, 0.0), 0.8);
+        let cone = Cone::from_points(Point3::new(0.0, 2.0, 0.0), Point3::origin(), 0.8);
+        for (name, shape) in [("cylinder", &cylinder as &dyn Shape<f64>), ("cone", &cone)] {
+            table()
+                .contact(&ground, &id, shape, &pose, 0.0, &mut out)
+                .unwrap();
+            let points: Vec<_> = out.points().collect();
+            assert!(points.len() >= 3, "{name} {yaw}: {out:?}");
+            for (normal, point) in points {
+                assert!((normal - Vector3::y()).norm() <= 1e-9, "{name}: {normal:?}");
+                assert!((point.depth - 0.01).abs() <= 1e-12, "{name}: {point:?}");
+                let rim = (point.point_b - Point3::new(0.7, 0.49, -0.4)).xz().norm();
+                assert!((rim - 0.8).abs() <= 1e-12, "{name}: {point:?}");
+            }
+        }
+    }
+}
