@@ -12,9 +12,11 @@
 //! Faces are oriented away from the polytope's interior rather than from
 //! the origin, so an origin on (or, within the touching tolerance, just
 //! outside) the boundary is harmless. Iterations, vertices and faces are
-//! capped; a degenerate new face, a face that would lose the origin, a
-//! support point repeating a vertex without meeting the closest face, or a
-//! cap reached ends the search with the best face so far and
+//! capped. A face that cannot be expanded (a new face would lose the
+//! origin, or its support point repeats a vertex without meeting it: a
+//! sliver of nearly collinear support points whose plane is rounding) is
+//! set aside and the search goes on from the next closest face; a cap
+//! reached ends the search with the best face so far and
 //! `converged = false`: `converged` means the support point along the
 //! answer's normal met the face within the tolerance, nothing else.
 //!
@@ -74,6 +76,10 @@ struct Face<N: Real> {
     /// Signed distance of the face's plane from the origin.
     distance: N,
     alive: bool,
+    /// Its expansion failed (a sliver face whose plane is rounding: three
+    /// nearly collinear support points); it stays in the polytope but is
+    /// no longer a candidate for the closest face.
+    stalled: bool,
 }
 
 fn make_face<N: Real>(points: &[SupportPoint<N>], vertices: [usize; 3]) -> Option<Face<N>> {
@@ -90,6 +96,7 @@ fn make_face<N: Real>(points: &[SupportPoint<N>], vertices: [usize; 3]) -> Optio
         normal,
         distance,
         alive: true,
+        stalled: false,
     })
 }
 
@@ -301,18 +308,29 @@ pub(crate) fn epa_cores<N: Real>(
     let mut region: Vec<usize> = Vec::with_capacity(32);
     let mut in_region: Vec<bool> = Vec::with_capacity(64);
     let mut converged = false;
+    // The stalled face with the least support overlap along its normal
+    // (its distance plus its support point's gap): an achievable push, the
+    // answer when no face converges at a smaller one.
+    let mut best_stalled: Option<(usize, N)> = None;
+    let mut stall = |faces: &mut [Face<N>], index: usize, overlap: N| {
+        faces[index].stalled = true;
+        if best_stalled.is_none_or(|(_, best)| overlap < best) {
+            best_stalled = Some((index, overlap));
+        }
+    };
     let mut closest = 0;
-    loop {
-        closest = faces
-            .iter()
-            .enumerate()
-            .filter(|(_, f)| f.alive)
-            .min_by(|(_, f), (_, g)| {
-                f.distance
-                    .partial_cmp(&g.distance)
-                    .unwrap_or(std::cmp::Ordering::Equal)
-            })
-            .map_or(closest, |(index, _)| index);
+    while let Some(candidate) = faces
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.alive && !f.stalled)
+        .min_by(|(_, f), (_, g)| {
+            f.distance
+                .partial_cmp(&g.distance)
+                .unwrap_or(std::cmp::Ordering::Equal)
+        })
+        .map(|(index, _)| index)
+    {
+        closest = candidate;
         let face = faces[closest];
         if iterations >= EPA_MAX_ITERATIONS || points.len() >= EPA_MAX_ITERATIONS as usize + 4 {
             break;
@@ -321,7 +339,10 @@ pub(crate) fn epa_cores<N: Real>(
         let w = pair.support(&face.normal)?;
         let gap = face.normal.dot(&w.w) - face.distance;
         if gap <= relative * face.distance.abs() || gap <= tolerance {
-            converged = true;
+            converged = best_stalled.is_none_or(|(_, overlap)| face.distance + gap <= overlap);
+            if !converged {
+                closest = best_stalled.map_or(closest, |(index, _)| index);
+            }
             break;
         }
         // A support point repeating a vertex while lying `gap` above the
@@ -332,7 +353,8 @@ pub(crate) fn epa_cores<N: Real>(
         // the certificate, and without it the answer is only the best so
         // far.
         if points.iter().any(|p| (p.w - w.w).norm() <= tolerance) {
-            break;
+            stall(&mut faces, closest, face.distance + gap);
+            continue;
         }
         // The faces that see the new point form one connected region
         // around the closest face, found by walking across edges from it
@@ -393,9 +415,18 @@ pub(crate) fn epa_cores<N: Real>(
             }
         }
         usable &= !new_faces.is_empty();
-        if !usable || faces.len() + new_faces.len() > EPA_MAX_FACES {
+        if faces.len() + new_faces.len() > EPA_MAX_FACES {
             points.pop();
             break;
+        }
+        if !usable {
+            // The face cannot be expanded without losing the origin: its
+            // plane is rounding (a sliver of nearly collinear support
+            // points beside well-shaped neighbours). The search goes on
+            // from the next closest face.
+            points.pop();
+            stall(&mut faces, closest, face.distance + gap);
+            continue;
         }
         for &index in &region {
             faces[index].alive = false;
@@ -405,6 +436,15 @@ pub(crate) fn epa_cores<N: Real>(
         }
     }
 
+    if !converged && let Some((index, overlap)) = best_stalled {
+        // Ended without a certified face: the stalled face of least overlap
+        // when it is no worse than the last closest face's.
+        let last = faces[closest];
+        let last_overlap = last.normal.dot(&pair.support(&last.normal)?.w);
+        if overlap <= last_overlap {
+            closest = index;
+        }
+    }
     let face = faces[closest];
     let [i, j, k] = face.vertices;
     let foot = Point3::from(face.normal * face.distance);

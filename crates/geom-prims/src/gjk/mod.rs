@@ -125,17 +125,28 @@ fn check_limit<N: Real>(value: N, parameter: &'static str) -> Result<(), GeomErr
 /// When the two witness points round to one point (cores apart by a few
 /// ulps of their coordinates), GJK's own direction `−v` is used.
 fn unit_normal<N: Real>(
+    pair: &MinkowskiPair<N>,
     point_a: &Point3<N>,
     point_b: &Point3<N>,
     direction: &Vector3<N>,
     distance: N,
-) -> Vector3<N> {
+) -> Result<Vector3<N>, GeomError> {
     // `try_unit` scales first: a plain `between / |between|` is not unit
     // when the squares underflow (cores 1e-22 apart in `f32`) or overflow.
-    let between = point_b - point_a;
-    try_unit(&between)
-        .or_else(|| try_unit(direction))
-        .unwrap_or(between / distance)
+    // GJK's `v` is the simplex's point nearest the origin, exact to
+    // rounding; the witness points are rebuilt from barycentric weights,
+    // which a nearly flat simplex (a thin disc on a triangle) leaves
+    // wrong in their last `distance`-sized digits. Of the two directions,
+    // the one that separates the cores more.
+    let between = try_unit(&(point_b - point_a));
+    let along_v = try_unit(direction);
+    Ok(match (between, along_v) {
+        (Some(p), Some(v)) => {
+            let separation = |n: &Vector3<N>| pair.support(n).map(|s| -n.dot(&s.w));
+            if separation(&v)? > separation(&p)? { v } else { p }
+        }
+        (p, v) => p.or(v).unwrap_or((point_b - point_a) / distance),
+    })
 }
 
 /// The distance and closest points of two convex shapes, by GJK on their
@@ -179,7 +190,7 @@ pub fn gjk_closest_points<N: Real>(
             point_b,
             direction,
         } => {
-            let start = unit_normal(&point_a, &point_b, &direction, distance);
+            let start = unit_normal(&pair, &point_a, &point_b, &direction, distance)?;
             let found = settle(&pair, &start, core_scale(&point_a, &point_b))?;
             let gap = -found.depth;
             let (surface_a, surface_b) = found.points;
@@ -286,7 +297,7 @@ fn refined_penetration<N: Real>(
             point_b,
             direction,
         } => (
-            unit_normal(&point_a, &point_b, &direction, distance),
+            unit_normal(pair, &point_a, &point_b, &direction, distance)?,
             point_a,
             point_b,
             gjk.converged,
@@ -403,9 +414,8 @@ fn feature_pairs<N: Real>(
 
 /// One witness pair for the contact along `normal` of overlap `depth`
 /// (`a`'s frame): the cores' exact witness points when the refinement
-/// found them (dilated by the radii), else the deepest pair of the
-/// touching features, else the two support points moved to be `depth`
-/// apart along `normal`.
+/// found them (dilated by the radii), else the pair from the touching
+/// features ([`feature_witness`]), polished by projection when apart.
 fn witness_pair<N: Real>(
     pair: &MinkowskiPair<N>,
     normal: &Vector3<N>,
@@ -418,6 +428,25 @@ fn witness_pair<N: Real>(
             core_b - normal * pair.radius_b(),
         ));
     }
+    let rough = feature_witness(pair, normal, depth)?;
+    Ok(if depth < N::zero() {
+        projected_apart(pair, normal, rough).unwrap_or(rough)
+    } else {
+        rough
+    })
+}
+
+/// The witness pair from the features touching along `normal`: their
+/// deepest pair; when they do not overlap seen along `normal` to rounding
+/// (a corner over a cap's rim, outside the polygon the cap is given as),
+/// the single extreme point of one side and the point `depth` along
+/// `normal` from it; else the two support points, each moved half their
+/// disagreement across `normal`.
+fn feature_witness<N: Real>(
+    pair: &MinkowskiPair<N>,
+    normal: &Vector3<N>,
+    depth: N,
+) -> Result<(Point3<N>, Point3<N>), GeomError> {
     let pairs = feature_pairs(
         pair,
         normal,
@@ -428,13 +457,51 @@ fn witness_pair<N: Real>(
     if let Some(best) = pairs.deepest() {
         return Ok((best.point_a, best.point_b));
     }
-    // The features do not face each other along `normal` to rounding:
-    // the two support points, each moved half their disagreement across
-    // `normal` so that they are `depth` apart along it.
+    let single = |feature: &geom_core::SupportFeature<N>| feature.points().len() == 1;
+    if let Some((feature_a, feature_b)) = dilated_features(pair, normal, witness_tolerance()) {
+        if single(&feature_b) {
+            let b = feature_b.points()[0];
+            return Ok((b + normal * depth, b));
+        }
+        if single(&feature_a) {
+            let a = feature_a.points()[0];
+            return Ok((a, a - normal * depth));
+        }
+    }
     let (on_a, on_b) = support_pair(pair, normal)?;
     let middle = on_b + (on_a - on_b) * nalgebra::convert::<f64, N>(0.5);
     let half = normal * (depth * nalgebra::convert::<f64, N>(0.5));
     Ok((middle + half, middle - half))
+}
+
+/// For shapes apart, the pair `rough` (on or near the shapes, dilated
+/// along `normal`) made exact: `b`'s core point projected onto `a`'s core,
+/// that projection onto `b`'s core, dilated along their direction. Each
+/// projection is exact and can only shorten the pair (alternating
+/// projections between convex sets), so the points lie on the shapes and
+/// their distance errs by the square of `rough`'s error: a rim point
+/// moved across the rim by the normal's last bits (which the features'
+/// split puts off the rim at first order) comes back onto it. `None` when
+/// a projection lands inside the other core (the cores touch).
+fn projected_apart<N: Real>(
+    pair: &MinkowskiPair<N>,
+    normal: &Vector3<N>,
+    rough: (Point3<N>, Point3<N>),
+) -> Option<(Point3<N>, Point3<N>)> {
+    let start_b = rough.1 + normal * pair.radius_b();
+    let (core_a, inside_a) = pair.closest_on_a(&start_b)?;
+    let (core_b, inside_b) = pair.closest_on_b(&core_a)?;
+    if inside_a || inside_b {
+        return None;
+    }
+    let direction = try_unit(&(core_b - core_a))?;
+    let points = (
+        core_a + direction * pair.radius_a(),
+        core_b - direction * pair.radius_b(),
+    );
+    let finite = points.0.iter().chain(points.1.iter()).all(|c| c.is_finite());
+    let shorter = (points.1 - points.0).norm() <= (rough.1 - rough.0).norm();
+    (finite && shorter && direction.dot(normal) > N::zero()).then_some(points)
 }
 
 /// The convex fallback's contact routine (signature of

@@ -45,6 +45,12 @@ fn feature_tolerance<N: Real>() -> N {
     lit(1e-3)
 }
 
+/// The sine of the angle within which a feature counts as near the
+/// normal (a second, wider look for the touching feature).
+fn near_tolerance<N: Real>() -> N {
+    lit(1e-3)
+}
+
 /// The refined normal (unit, from `a` to `b`, in `a`'s frame) and the cores'
 /// separation along it.
 #[derive(Clone, Copy, Debug)]
@@ -140,8 +146,25 @@ pub(crate) fn refine_normal<N: Real>(
         else {
             break;
         };
-        let sides_a = [Some(tight_a), (aligned_a != tight_a).then_some(aligned_a)];
-        let sides_b = [Some(tight_b), (aligned_b != tight_b).then_some(aligned_b)];
+        // Between the two, the feature within a few degrees: an edge beside
+        // the vertex the normal is at (a start off by more than the tight
+        // tolerance, as GJK's direction between points a hair apart is).
+        let near_a = pair.feature_a(&n, near_tolerance());
+        let near_b = pair.feature_b(&-n, near_tolerance());
+        let distinct =
+            |near: Option<SupportFeature<N>>, tight: &SupportFeature<N>, aligned: &SupportFeature<N>| {
+                near.filter(|f| f != tight && f != aligned)
+            };
+        let sides_a = [
+            Some(tight_a),
+            distinct(near_a, &tight_a, &aligned_a),
+            (aligned_a != tight_a).then_some(aligned_a),
+        ];
+        let sides_b = [
+            Some(tight_b),
+            distinct(near_b, &tight_b, &aligned_b),
+            (aligned_b != tight_b).then_some(aligned_b),
+        ];
         for feature_a in sides_a.iter().flatten() {
             for feature_b in sides_b.iter().flatten() {
                 for candidate in rule_candidates(pair, feature_a, feature_b, &n, scale) {
@@ -155,14 +178,21 @@ pub(crate) fn refine_normal<N: Real>(
                 let point =
                     |f: &SupportFeature<N>| matches!(f.shape(), FeatureShape::Curved | FeatureShape::Vertex);
                 let plain = |n: Option<Vector3<N>>| n.map(|n| (n, None));
-                if curved(feature_a) && curved(feature_b) {
-                    consider(plain(newton_on_sphere(pair, &n, scale)?), &mut best)?;
+                if (curved(feature_a) && point(feature_b)) || (point(feature_a) && curved(feature_b)) {
+                    // Two curved points, or a vertex against a curved
+                    // point: the vertex's projection above is the nearest
+                    // surface point, but when its normal leaves the
+                    // vertex's normal cone the answer is another
+                    // stationary point of the overlap, near `n`.
+                    consider(newton_on_sphere(pair, &n, scale)?, &mut best)?;
                 } else if point(feature_a) && edge(feature_b) {
                     let (axis, cos) = feature_b.edge_directions();
-                    consider(plain(newton_on_circle(pair, &n, &axis, -cos, scale)?), &mut best)?;
+                    let turned = newton_on_circle(pair, &n, &axis, -cos, scale)?;
+                    consider(with_edge_witness(pair, turned, true)?, &mut best)?;
                 } else if edge(feature_a) && point(feature_b) {
                     let (axis, cos) = feature_a.edge_directions();
-                    consider(plain(newton_on_circle(pair, &n, &axis, cos, scale)?), &mut best)?;
+                    let turned = newton_on_circle(pair, &n, &axis, cos, scale)?;
+                    consider(with_edge_witness(pair, turned, false)?, &mut best)?;
                 } else if edge(feature_a) && edge(feature_b) {
                     // The best normal on each edge's circle: for parallel
                     // edge families (a segment beside a cylinder's side)
@@ -334,13 +364,50 @@ fn residual<N: Real>(
     Ok([tangential.dot(e1), tangential.dot(e2)])
 }
 
+/// A normal `n` found for a point (curved or a vertex) against an edge,
+/// with its witness pair: the point side's support point and the point of
+/// the other side's edge (its feature along `n`) straight across from it.
+/// At the exact normal the two are along `n` (the filter in
+/// [`refine_normal`] keeps the pair only then); the separations of nearby
+/// normals differ by rounding only, so without the pair the answer's
+/// points would carry the start's error across the edge.
+fn with_edge_witness<N: Real>(
+    pair: &MinkowskiPair<N>,
+    normal: Option<Vector3<N>>,
+    point_is_a: bool,
+) -> Result<Option<Candidate<N>>, GeomError> {
+    let Some(n) = normal else { return Ok(None) };
+    let s = pair.support(&n)?;
+    let edge = if point_is_a {
+        pair.feature_b(&-n, feature_tolerance())
+    } else {
+        pair.feature_a(&n, feature_tolerance())
+    };
+    let witness = edge.filter(|f| f.shape() == FeatureShape::Edge).map(|f| {
+        let (e0, e1) = (f.points()[0], f.points()[1]);
+        let point = if point_is_a { s.a } else { s.b };
+        let (on_edge, _) = geom_core::distance::closest_point_on_segment(&point, &e0, &e1);
+        let (p, q) = if point_is_a {
+            (point, on_edge)
+        } else {
+            (on_edge, point)
+        };
+        (p, q, n.dot(&(q - p)) > N::zero())
+    });
+    Ok(Some((n, witness)))
+}
+
 /// Newton's method on [`residual`] over directions near `start`, for two
-/// curved points; `None` when it does not converge.
+/// curved points (or a vertex and a curved point); `None` when it does not
+/// converge. Converged, the two support points are the witness pair:
+/// their difference is along the normal to the residual's tolerance, so
+/// the pair is exact even where the separations of nearby normals differ
+/// by rounding only (surfaces a hair apart).
 fn newton_on_sphere<N: Real>(
     pair: &MinkowskiPair<N>,
     start: &Vector3<N>,
     scale: N,
-) -> Result<Option<Vector3<N>>, GeomError> {
+) -> Result<Option<Candidate<N>>, GeomError> {
     let (e1, e2) = orthonormal_basis(start);
     let at = |x: [N; 2]| try_unit(&(start + e1 * x[0] + e2 * x[1]));
     let step = N::default_epsilon().sqrt();
@@ -351,7 +418,9 @@ fn newton_on_sphere<N: Real>(
         let Some(n) = at(x) else { return Ok(None) };
         let r = residual(pair, &n, &e1, &e2)?;
         if r[0].abs().max(r[1].abs()) <= done {
-            return Ok(Some(n));
+            let s = pair.support(&n)?;
+            let apart = n.dot(&(s.b - s.a)) > N::zero();
+            return Ok(Some((n, Some((s.a, s.b, apart)))));
         }
         let (Some(n1), Some(n2)) = (at([x[0] + step, x[1]]), at([x[0], x[1] + step])) else {
             return Ok(None);
@@ -373,7 +442,7 @@ fn newton_on_sphere<N: Real>(
         }
         x = [x[0] + dx0, x[1] + dx1];
     }
-    Ok(at(x))
+    Ok(at(x).map(|n| (n, None)))
 }
 
 /// The unit directions `n` with `n · k1 = c1` and `n · k2 = c2` (`k1`, `k2`

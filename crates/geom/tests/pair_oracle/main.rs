@@ -23,7 +23,7 @@ use checks::{Answers, Report, Tolerance};
 const CASES_PER_PAIR: usize = 60;
 
 #[test]
-#[ignore = "open: 300 of 52 800 checks still fail (31 in f64, 269 in f32: mostly contact points off curved shapes); run with --ignored"]
+#[ignore = "open: 141 of 52 800 checks still fail (1 in f64, 140 in f32: mostly contact points off curved shapes); run with --ignored"]
 #[allow(clippy::needless_range_loop)] // kind indices seed the random streams
 fn every_convex_pair_query_matches_the_oracle() {
     let samples = oracle::sphere_directions(600);
