@@ -200,7 +200,17 @@ pub(crate) fn clip_features<N: Real>(
     };
     match (points_a.len(), points_b.len()) {
         (1, 1) => {
-            let (a, b, _) = aligned_pair(points_a[0], points_b[0], normal);
+            // Two points pair only when they face each other along
+            // `normal` (to rounding): a capsule's far end and an
+            // ellipsoid's point do not make a contact.
+            let (a0, b0) = (points_a[0], points_b[0]);
+            let between = a0 - b0;
+            let across = between - normal * normal.dot(&between);
+            let scale = N::one() + a0.coords.amax().max(b0.coords.amax());
+            if across.amax() > N::default_epsilon() * lit(64.0) * scale {
+                return pairs;
+            }
+            let (a, b, _) = aligned_pair(a0, b0, normal);
             // The depth from the support functions: the points' own
             // difference along `normal` is the same to rounding.
             let shift = normal * ((depth - (a - b).dot(normal)) * lit::<N>(0.5));

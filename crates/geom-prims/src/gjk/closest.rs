@@ -31,7 +31,12 @@ pub fn gjk_relative_tolerance<N: Real>() -> N {
 /// difference's points count as touching: their separation direction is
 /// rounding noise, so EPA (whose normals come from polytope faces) answers
 /// instead, with a depth of about zero, possibly slightly negative.
-pub const TOUCHING_EPSILONS: f64 = 256.0;
+pub const TOUCHING_EPSILONS: f64 = 16.0;
+
+/// A GJK descent that stalls within this many `ε` times the size of the
+/// Minkowski difference's points of the origin, with no separating plane
+/// to show, counts as touching (the cores meet to rounding).
+const STALL_TOUCHING_EPSILONS: f64 = 256.0;
 
 /// How GJK ended on the cores.
 #[derive(Clone, Copy, Debug)]
@@ -136,6 +141,7 @@ pub(crate) fn gjk_cores<N: Real>(pair: &MinkowskiPair<N>, max_distance: N) -> Re
     let mut iterations = 0;
     let relative = gjk_relative_tolerance::<N>();
     let touching = lit::<N>(TOUCHING_EPSILONS) * N::default_epsilon();
+    let stall_touching = lit::<N>(STALL_TOUCHING_EPSILONS) * N::default_epsilon();
     let limit_squared = max_distance * max_distance;
     let separated = |simplex: &[SupportPoint<N>], weights: &[N; 4], v: &Vector3<N>| {
         let (point_a, point_b) = witness_points(simplex, weights);
@@ -193,10 +199,30 @@ pub(crate) fn gjk_cores<N: Real>(pair: &MinkowskiPair<N>, max_distance: N) -> Re
         }
         let no_progress = v_squared - v_dot_w <= relative * v_squared;
         let repeated = simplex[..len].iter().any(|s| s.w == w.w);
+        // A repeated support point (or, below, a stalled descent) without a
+        // plane through it separating the difference from the origin
+        // (`v·w <= 0`) proves nothing: within rounding-sized reach of the
+        // origin the cores touch to rounding (EPA answers), farther the
+        // best answer stands but is not certified.
+        let uncertified_touch =
+            v_dot_w <= N::zero() && v_squared <= stall_touching * stall_touching * scale_squared;
+        if uncertified_touch && (repeated || no_progress) {
+            let (point_a, point_b) = witness_points(&simplex[..len], &weights);
+            return Ok(CoreGjk {
+                outcome: CoreOutcome::Intersecting {
+                    simplex,
+                    len,
+                    point_a,
+                    point_b,
+                },
+                converged: true,
+                iterations,
+            });
+        }
         if no_progress || repeated {
             return Ok(CoreGjk {
                 outcome: separated(&simplex[..len], &weights, &v),
-                converged: true,
+                converged: v_dot_w > N::zero(),
                 iterations,
             });
         }
@@ -220,9 +246,22 @@ pub(crate) fn gjk_cores<N: Real>(pair: &MinkowskiPair<N>, max_distance: N) -> Re
         let new_squared = projection.point.norm_squared();
         if new_squared >= v_squared || !new_squared.is_finite() {
             // Rounding stalled the descent: the previous answer is the best.
+            if uncertified_touch {
+                let (point_a, point_b) = witness_points(&simplex[..len], &weights);
+                return Ok(CoreGjk {
+                    outcome: CoreOutcome::Intersecting {
+                        simplex,
+                        len,
+                        point_a,
+                        point_b,
+                    },
+                    converged: true,
+                    iterations,
+                });
+            }
             return Ok(CoreGjk {
                 outcome: separated(&simplex[..len], &weights, &v),
-                converged: true,
+                converged: v_dot_w > N::zero(),
                 iterations,
             });
         }

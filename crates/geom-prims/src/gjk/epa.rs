@@ -35,13 +35,17 @@ use geom_core::distance::closest_point_on_triangle;
 use geom_core::{GeomError, Real, lit};
 use nalgebra::{Point3, Vector3};
 
-use super::closest::TOUCHING_EPSILONS;
 use super::support::{MinkowskiPair, SupportPoint};
 use crate::contact::try_unit;
 use crate::orthonormal_basis;
 
 /// The most support points EPA adds to its polytope.
 pub const EPA_MAX_ITERATIONS: u32 = 128;
+
+/// A support point within this many `ε` times the Minkowski difference's
+/// size of a face counts as on it: the flatness test of the start, the
+/// faces a new point sees and the convergence floor.
+pub const EPA_FLAT_EPSILONS: f64 = 256.0;
 
 /// The most faces (live and discarded) the EPA polytope may hold.
 pub const EPA_MAX_FACES: usize = 1024;
@@ -175,7 +179,7 @@ pub(crate) fn epa_cores<N: Real>(
             probe_scale = probe_scale.max(pair.support(&dir)?.w.norm());
         }
     }
-    let tolerance = lit::<N>(TOUCHING_EPSILONS) * N::default_epsilon() * probe_scale;
+    let tolerance = lit::<N>(EPA_FLAT_EPSILONS) * N::default_epsilon() * probe_scale;
 
     // A degenerate start (repeated, collinear or coplanar points) is cut
     // back to the largest well-spread subset: the two farthest points, the

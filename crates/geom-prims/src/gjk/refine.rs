@@ -216,7 +216,10 @@ pub(crate) fn refine_normal<N: Real>(
             }
         }
         if best.separation > N::zero() {
-            consider(alternating_projections(pair, &best.normal), &mut best)?;
+            let n = best.normal;
+            for candidate in alternating_projections(pair, &n, scale).into_iter().flatten() {
+                consider(candidate, &mut best)?;
+            }
         }
         if !improved {
             break;
@@ -241,8 +244,8 @@ fn rule_candidates<N: Real>(
     feature_b: &SupportFeature<N>,
     n: &Vector3<N>,
     scale: N,
-) -> [Option<Candidate<N>>; 5] {
-    let mut candidates = [None; 5];
+) -> [Option<Candidate<N>>; 9] {
+    let mut candidates = [None; 9];
     if feature_a.shape() == FeatureShape::Face {
         candidates[0] = Some((feature_a.normal(), None));
     }
@@ -271,42 +274,57 @@ fn rule_candidates<N: Real>(
     }
     if feature_a.shape() == FeatureShape::Vertex {
         let p = feature_a.points()[0];
-        candidates[3] = pair
-            .closest_on_b(&p)
-            .and_then(|(q, inside)| vertex_candidate(pair, &p, &q, !inside, scale));
+        if let Some((q, inside)) = pair.closest_on_b(&p) {
+            candidates[3..6].copy_from_slice(&witness_candidates(pair, &p, &q, !inside, scale));
+        }
     }
     if feature_b.shape() == FeatureShape::Vertex {
         let q = feature_b.points()[0];
-        candidates[4] = pair
-            .closest_on_a(&q)
-            .and_then(|(p, inside)| vertex_candidate(pair, &p, &q, !inside, scale));
+        if let Some((p, inside)) = pair.closest_on_a(&q) {
+            candidates[6..9].copy_from_slice(&witness_candidates(pair, &p, &q, !inside, scale));
+        }
     }
     candidates
 }
 
-/// The candidate of a vertex and its exact projection on the other core:
-/// `p` on `a`, `q` on `b`, `apart` when the vertex was outside. The
-/// normal is their direction, which for points a hair apart carries the
-/// rounding of their coordinates (`ε·scale/gap` radians): it is snapped
-/// onto the normal set of the surface the vertex was projected on when it
-/// lies within that noise of it (a face's normal, an edge family's
-/// circle), since leaving that set changes the separation to first order.
-fn vertex_candidate<N: Real>(
+/// The candidates of an exact witness pair, `p` on `a` and `q` on `b`
+/// (`apart` when they are outside each other; a vertex and its
+/// projection, or the last two alternating projections). The normal is
+/// their direction, which for points a hair apart carries the rounding of
+/// their coordinates (`ε·scale/gap` radians), so it is also offered
+/// snapped onto the normal set of a face or an edge family that lies
+/// within that noise of it, and within two wider angles (an edge beside a
+/// face the noisy direction is nearer to): leaving that set changes the
+/// separation to first order, and the best separation among them wins.
+fn witness_candidates<N: Real>(
     pair: &MinkowskiPair<N>,
     p: &Point3<N>,
     q: &Point3<N>,
     apart: bool,
     scale: N,
-) -> Option<Candidate<N>> {
+) -> [Option<Candidate<N>>; 3] {
     let between = q - p;
     let gap = geom_core::ray::length_without_overflow(&between);
-    let raw = try_unit(&if apart { between } else { -between })?;
+    let Some(raw) = try_unit(&if apart { between } else { -between }) else {
+        return [None; 3];
+    };
+    let witness = Some((*p, *q, apart));
     let noise = (N::default_epsilon() * lit(64.0) * scale / gap).min(feature_tolerance());
-    // Both sides' features within the noise angle; a face or an edge
-    // family on either side fixes the normal up to that noise.
-    let snapped = [
-        pair.feature_a(&raw, noise).map(|f| (f, N::one())),
-        pair.feature_b(&-raw, noise).map(|f| (f, -N::one())),
+    let snap = |tolerance: N| snapped(pair, &raw, tolerance);
+    [
+        Some((snap(noise).unwrap_or(raw), witness)),
+        snap(lit(1e-2)).map(|n| (n, witness)),
+        snap(near_tolerance()).map(|n| (n, witness)),
+    ]
+}
+
+/// `raw` moved onto the normal set of the first face or edge family of
+/// either side within `tolerance` of it: the face's normal, or the
+/// nearest direction of the edge's circle.
+fn snapped<N: Real>(pair: &MinkowskiPair<N>, raw: &Vector3<N>, tolerance: N) -> Option<Vector3<N>> {
+    [
+        pair.feature_a(raw, tolerance).map(|f| (f, N::one())),
+        pair.feature_b(&-raw, tolerance).map(|f| (f, -N::one())),
     ]
     .into_iter()
     .flatten()
@@ -321,18 +339,21 @@ fn vertex_candidate<N: Real>(
         }
         _ => None,
     })
-    .unwrap_or(raw);
-    Some((snapped, Some((*p, *q, apart))))
 }
 
 /// For cores apart along `n`: `b`'s support point against `n` projected
 /// onto `a`, that projection onto `b`, and once more onto `a` (alternating
 /// projections between convex sets, von Neumann): each step exact, the
-/// pair converging to the closest pair. The candidate normal is the
-/// direction between the last two, which carry exact witness points
-/// (exact to rounding even where the normal is only near the answer, so
-/// that the answer's points lie on the shapes).
-fn alternating_projections<N: Real>(pair: &MinkowskiPair<N>, n: &Vector3<N>) -> Option<Candidate<N>> {
+/// pair converging to the closest pair. The last two are exact witness
+/// points (exact to rounding even where the normal is only near the
+/// answer, so that the answer's points lie on the shapes); the candidate
+/// normals are their direction and its snapped versions
+/// ([`witness_candidates`]).
+fn alternating_projections<N: Real>(
+    pair: &MinkowskiPair<N>,
+    n: &Vector3<N>,
+    scale: N,
+) -> Option<[Option<Candidate<N>>; 3]> {
     let start = pair.support(n).ok()?.b;
     let (mut on_a, inside_a) = pair.closest_on_a(&start)?;
     let (mut on_b, inside_b) = pair.closest_on_b(&on_a)?;
@@ -347,8 +368,7 @@ fn alternating_projections<N: Real>(pair: &MinkowskiPair<N>, n: &Vector3<N>) -> 
         }
         (on_a, on_b) = (next_a, next_b);
     }
-    let normal = try_unit(&(on_b - on_a))?;
-    Some((normal, Some((on_a, on_b, true))))
+    Some(witness_candidates(pair, &on_a, &on_b, true, scale))
 }
 
 /// The tangential part of the support difference at `n`, in the basis
