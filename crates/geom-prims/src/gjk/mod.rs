@@ -476,23 +476,35 @@ fn feature_witness<N: Real>(
 
 /// For shapes apart, the pair `rough` (on or near the shapes, dilated
 /// along `normal`) made exact: `b`'s core point projected onto `a`'s core,
-/// that projection onto `b`'s core, dilated along their direction. Each
-/// projection is exact and can only shorten the pair (alternating
-/// projections between convex sets), so the points lie on the shapes and
-/// their distance errs by the square of `rough`'s error: a rim point
-/// moved across the rim by the normal's last bits (which the features'
-/// split puts off the rim at first order) comes back onto it. `None` when
-/// a projection lands inside the other core (the cores touch).
+/// that projection onto `b`'s core, and so on for a few rounds
+/// (alternating projections between convex sets, von Neumann), dilated
+/// along their direction. Each projection is exact and never lengthens
+/// the pair, so the points lie on the shapes and converge to the closest
+/// pair: a rim point moved across the rim by the normal's last bits (which
+/// the features' split puts off the rim at first order) comes back onto
+/// it, and a corner next to the closest edge point slides to it. `None`
+/// when a projection lands inside the other core (the cores touch).
 fn projected_apart<N: Real>(
     pair: &MinkowskiPair<N>,
     normal: &Vector3<N>,
     rough: (Point3<N>, Point3<N>),
 ) -> Option<(Point3<N>, Point3<N>)> {
-    let start_b = rough.1 + normal * pair.radius_b();
-    let (core_a, inside_a) = pair.closest_on_a(&start_b)?;
-    let (core_b, inside_b) = pair.closest_on_b(&core_a)?;
-    if inside_a || inside_b {
-        return None;
+    let mut core_b = rough.1 + normal * pair.radius_b();
+    let mut core_a = core_b;
+    let mut length = N::max_value().unwrap_or_else(N::one);
+    for _ in 0..8 {
+        let (next_a, inside_a) = pair.closest_on_a(&core_b)?;
+        let (next_b, inside_b) = pair.closest_on_b(&next_a)?;
+        if inside_a || inside_b {
+            return None;
+        }
+        let next_length = (next_b - next_a).norm();
+        (core_a, core_b) = (next_a, next_b);
+        // NaN stops too.
+        if next_length.partial_cmp(&length) != Some(std::cmp::Ordering::Less) {
+            break;
+        }
+        length = next_length;
     }
     let direction = try_unit(&(core_b - core_a))?;
     let points = (
@@ -500,8 +512,7 @@ fn projected_apart<N: Real>(
         core_b - direction * pair.radius_b(),
     );
     let finite = points.0.iter().chain(points.1.iter()).all(|c| c.is_finite());
-    let shorter = (points.1 - points.0).norm() <= (rough.1 - rough.0).norm();
-    (finite && shorter && direction.dot(normal) > N::zero()).then_some(points)
+    (finite && direction.dot(normal) > N::zero()).then_some(points)
 }
 
 /// The convex fallback's contact routine (signature of
