@@ -65,9 +65,16 @@ pub fn ray_cast_capsule<T: Lane>(
 
     let (nearest_on_axis, _) =
         closest_point_on_segment(&Point3::from(from_a), &Point3::origin(), &Point3::from(axis));
+    // Inside the capsule, or inside either cap sphere by the test the
+    // sphere kernel makes (`|from_centre|² <= r²`): at an origin on a cap
+    // the two tests round differently, and a cap sphere that holds the
+    // origin answers its exit, which only the inside branch checks against
+    // the cap's hemisphere.
     let inside = (from_a - nearest_on_axis.coords)
         .norm_squared()
-        .simd_le(radius_squared);
+        .simd_le(radius_squared)
+        | from_a.norm_squared().simd_le(radius_squared)
+        | from_b.norm_squared().simd_le(radius_squared);
     let outside = !inside;
 
     // Axial coordinate of the point at `t`, scaled by |ba|: 0 at a, |ba|² at b.
