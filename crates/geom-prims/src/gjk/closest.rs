@@ -58,6 +58,10 @@ pub(crate) enum CoreOutcome<N: Real> {
         len: usize,
         point_a: Point3<N>,
         point_b: Point3<N>,
+        /// For a stalled descent taken as touching (no separating plane
+        /// shown, `v` within 256 ε·scale of the origin): `−v`, from which
+        /// the refinement may still prove the cores apart.
+        stalled: Option<Vector3<N>>,
     },
     /// The cores are farther apart than the limit: `lower_bound` exceeds it.
     Beyond { lower_bound: N },
@@ -171,6 +175,7 @@ pub(crate) fn gjk_cores<N: Real>(pair: &MinkowskiPair<N>, max_distance: N) -> Re
                     len,
                     point_a,
                     point_b,
+                    stalled: None,
                 },
                 converged: true,
                 iterations,
@@ -214,6 +219,7 @@ pub(crate) fn gjk_cores<N: Real>(pair: &MinkowskiPair<N>, max_distance: N) -> Re
                     len,
                     point_a,
                     point_b,
+                    stalled: Some(-v),
                 },
                 converged: true,
                 iterations,
@@ -238,6 +244,7 @@ pub(crate) fn gjk_cores<N: Real>(pair: &MinkowskiPair<N>, max_distance: N) -> Re
                     len: 4,
                     point_a,
                     point_b,
+                    stalled: None,
                 },
                 converged: true,
                 iterations,
@@ -254,6 +261,7 @@ pub(crate) fn gjk_cores<N: Real>(pair: &MinkowskiPair<N>, max_distance: N) -> Re
                         len,
                         point_a,
                         point_b,
+                        stalled: Some(-v),
                     },
                     converged: true,
                     iterations,

@@ -202,8 +202,29 @@ pub fn gjk_closest_points<N: Real>(
                 result(GjkStatus::Separated, gap, surface_a, surface_b)
             }
         }
-        CoreOutcome::Intersecting { point_a, point_b, .. } => {
-            result(GjkStatus::Intersecting, N::zero(), point_a, point_b)
+        CoreOutcome::Intersecting {
+            point_a,
+            point_b,
+            stalled,
+            ..
+        } => {
+            // A stalled descent near the origin: the refinement from GJK's
+            // direction may still find a plane that shows the cores apart.
+            let apart = match stalled.and_then(|direction| try_unit(&direction)) {
+                Some(start) => Some(settle(&pair, &start, core_scale(&point_a, &point_b))?)
+                    .filter(|found| found.depth < N::zero()),
+                None => None,
+            };
+            match apart {
+                Some(found) if -found.depth > max_distance => result(
+                    GjkStatus::BeyondLimit,
+                    -found.depth,
+                    found.points.0,
+                    found.points.1,
+                ),
+                Some(found) => result(GjkStatus::Separated, -found.depth, found.points.0, found.points.1),
+                None => result(GjkStatus::Intersecting, N::zero(), point_a, point_b),
+            }
         }
         CoreOutcome::Beyond { lower_bound } => result(
             GjkStatus::BeyondLimit,
@@ -308,7 +329,25 @@ fn refined_penetration<N: Real>(
             len,
             point_a,
             point_b,
+            stalled,
         } => {
+            // A stalled descent near the origin: apart if the refinement
+            // from GJK's direction shows it, else EPA.
+            if let Some(start) = stalled.and_then(|direction| try_unit(&direction)) {
+                let settled = settle(pair, &start, core_scale(&point_a, &point_b))?;
+                if settled.depth < N::zero() {
+                    if settled.depth < -margin {
+                        return Ok(None);
+                    }
+                    return Ok(Some(CorePenetrationFound {
+                        normal: settled.normal,
+                        depth: settled.depth,
+                        converged: settled.certified,
+                        iterations: gjk.iterations,
+                        points: settled.points,
+                    }));
+                }
+            }
             let epa = epa_cores(pair, &simplex[..len], point_a, point_b)?;
             (
                 epa.normal,
