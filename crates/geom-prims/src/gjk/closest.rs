@@ -211,26 +211,24 @@ pub(crate) fn gjk_cores<N: Real>(pair: &MinkowskiPair<N>, max_distance: N) -> Re
         // best answer stands but is not certified.
         let uncertified_touch =
             v_dot_w <= N::zero() && v_squared <= stall_touching * stall_touching * scale_squared;
-        if uncertified_touch && (repeated || no_progress) {
-            let (point_a, point_b) = witness_points(&simplex[..len], &weights);
-            return Ok(CoreGjk {
-                outcome: CoreOutcome::Intersecting {
+        let stalled = || CoreGjk {
+            outcome: if uncertified_touch {
+                let (point_a, point_b) = witness_points(&simplex[..len], &weights);
+                CoreOutcome::Intersecting {
                     simplex,
                     len,
                     point_a,
                     point_b,
                     stalled: Some(-v),
-                },
-                converged: true,
-                iterations,
-            });
-        }
+                }
+            } else {
+                separated(&simplex[..len], &weights, &v)
+            },
+            converged: uncertified_touch || v_dot_w > N::zero(),
+            iterations,
+        };
         if no_progress || repeated {
-            return Ok(CoreGjk {
-                outcome: separated(&simplex[..len], &weights, &v),
-                converged: v_dot_w > N::zero(),
-                iterations,
-            });
+            return Ok(stalled());
         }
         let mut candidate = simplex;
         candidate[len] = w;
@@ -253,25 +251,7 @@ pub(crate) fn gjk_cores<N: Real>(pair: &MinkowskiPair<N>, max_distance: N) -> Re
         let new_squared = projection.point.norm_squared();
         if new_squared >= v_squared || !new_squared.is_finite() {
             // Rounding stalled the descent: the previous answer is the best.
-            if uncertified_touch {
-                let (point_a, point_b) = witness_points(&simplex[..len], &weights);
-                return Ok(CoreGjk {
-                    outcome: CoreOutcome::Intersecting {
-                        simplex,
-                        len,
-                        point_a,
-                        point_b,
-                        stalled: Some(-v),
-                    },
-                    converged: true,
-                    iterations,
-                });
-            }
-            return Ok(CoreGjk {
-                outcome: separated(&simplex[..len], &weights, &v),
-                converged: v_dot_w > N::zero(),
-                iterations,
-            });
+            return Ok(stalled());
         }
         len = 0;
         for (i, vertex) in candidate.iter().enumerate() {

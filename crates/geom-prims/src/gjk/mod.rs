@@ -486,18 +486,12 @@ fn feature_witness<N: Real>(
     normal: &Vector3<N>,
     depth: N,
 ) -> Result<(Point3<N>, Point3<N>), GeomError> {
-    let pairs = feature_pairs(
-        pair,
-        normal,
-        depth,
-        witness_tolerance(),
-        nalgebra::convert(f64::INFINITY),
-    );
-    if let Some(best) = pairs.deepest() {
-        return Ok((best.point_a, best.point_b));
-    }
-    let single = |feature: &geom_core::SupportFeature<N>| feature.points().len() == 1;
     if let Some((feature_a, feature_b)) = dilated_features(pair, normal, witness_tolerance()) {
+        let infinite = nalgebra::convert(f64::INFINITY);
+        if let Some(best) = clip_features(&feature_a, &feature_b, normal, depth, infinite).deepest() {
+            return Ok((best.point_a, best.point_b));
+        }
+        let single = |feature: &geom_core::SupportFeature<N>| feature.points().len() == 1;
         if single(&feature_b) {
             let b = feature_b.points()[0];
             return Ok((b + normal * depth, b));
