@@ -45,7 +45,7 @@ pub const EPA_MAX_ITERATIONS: u32 = 128;
 /// A support point within this many `ε` times the Minkowski difference's
 /// size of a face counts as on it: the flatness test of the start, the
 /// faces a new point sees and the convergence floor.
-pub const EPA_FLAT_EPSILONS: f64 = 256.0;
+pub const EPA_FLAT_EPSILONS: f64 = 32.0;
 
 /// The most faces (live and discarded) the EPA polytope may hold.
 pub const EPA_MAX_FACES: usize = 1024;

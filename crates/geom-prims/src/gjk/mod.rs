@@ -406,14 +406,35 @@ fn settle<N: Real>(pair: &MinkowskiPair<N>, start: &Vector3<N>, scale: N) -> Res
         refined.witness.map(|(a, b, _)| (a, b)),
     )?;
     if depth < N::zero() {
-        let between = points.1 - points.0;
-        if let Some(normal) = try_unit(&between) {
-            return Ok(Settled {
-                normal,
-                depth: -geom_core::ray::length_without_overflow(&between),
-                points,
-                certified: refined.certified,
-            });
+        // Apart: the normal is the direction of the exact pair, the
+        // cores' when the refinement gave them (their difference is the
+        // gap plus the radii, far above its rounding for rounded shapes a
+        // hair apart), else the witness points'.
+        match refined.witness {
+            Some((core_a, core_b, true)) => {
+                if let Some(normal) = try_unit(&(core_b - core_a)) {
+                    return Ok(Settled {
+                        normal,
+                        depth,
+                        points: (
+                            core_a + normal * pair.radius_a(),
+                            core_b - normal * pair.radius_b(),
+                        ),
+                        certified: refined.certified,
+                    });
+                }
+            }
+            _ => {
+                let between = points.1 - points.0;
+                if let Some(normal) = try_unit(&between) {
+                    return Ok(Settled {
+                        normal,
+                        depth: -geom_core::ray::length_without_overflow(&between),
+                        points,
+                        certified: refined.certified,
+                    });
+                }
+            }
         }
     }
     Ok(Settled {

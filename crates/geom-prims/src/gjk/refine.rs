@@ -48,7 +48,7 @@ fn feature_tolerance<N: Real>() -> N {
 /// The sine of the angle within which a feature counts as near the
 /// normal (a second, wider look for the touching feature).
 fn near_tolerance<N: Real>() -> N {
-    lit(1e-3)
+    lit(0.05)
 }
 
 /// The refined normal (unit, from `a` to `b`, in `a`'s frame) and the cores'
@@ -101,7 +101,7 @@ pub(crate) fn refine_normal<N: Real>(
                     return Ok(());
                 };
                 let value = separation(pair, &n)?;
-                let noise = N::default_epsilon() * lit(64.0) * scale;
+                let noise = N::default_epsilon() * lit(8.0) * scale;
                 // Witness points count only when their signed gap is the
                 // separation along their normal (to rounding): the separation
                 // along any normal bounds the distance from below and the gap
@@ -115,8 +115,9 @@ pub(crate) fn refine_normal<N: Real>(
                 // points wins: for shapes a hair apart the separations of
                 // nearby normals differ by rounding only, and the points are
                 // what the answer is built from.
-                let ties_with_witness =
-                    witness.is_some() && best.witness.is_none() && value >= best.separation - noise;
+                let ties_with_witness = witness.is_some()
+                    && best.witness.is_none()
+                    && value >= best.separation - N::default_epsilon() * lit(8.0) * scale;
                 if value > best.separation || ties_with_witness {
                     *best = Refined {
                         normal: n,
@@ -165,9 +166,11 @@ pub(crate) fn refine_normal<N: Real>(
             distinct(near_b, &tight_b, &aligned_b),
             (aligned_b != tight_b).then_some(aligned_b),
         ];
+        corner_candidates(pair, &sides_a, true, scale, &mut |c| consider(c, &mut best))?;
+        corner_candidates(pair, &sides_b, false, scale, &mut |c| consider(c, &mut best))?;
         for feature_a in sides_a.iter().flatten() {
             for feature_b in sides_b.iter().flatten() {
-                for candidate in rule_candidates(pair, feature_a, feature_b, &n, scale) {
+                for candidate in rule_candidates(feature_a, feature_b, &n) {
                     consider(candidate, &mut best)?;
                 }
                 let curved = |f: &SupportFeature<N>| f.shape() == FeatureShape::Curved;
@@ -178,6 +181,20 @@ pub(crate) fn refine_normal<N: Real>(
                 let point =
                     |f: &SupportFeature<N>| matches!(f.shape(), FeatureShape::Curved | FeatureShape::Vertex);
                 let plain = |n: Option<Vector3<N>>| n.map(|n| (n, None));
+                // Two polygons (or a polygon and an edge): every pair of
+                // their edges' directions, both ways, the edge–edge axes of
+                // the separating-axis test restricted to the features (a
+                // start too rough to name the touching edges, as EPA's
+                // normal is when the overlap is a few hundred ε of the
+                // points' size; a small shape's best way out may even point
+                // away from it).
+                for direction_a in polygon_edges(feature_a) {
+                    for direction_b in polygon_edges(feature_b) {
+                        let axis = try_unit(&direction_a.cross(&direction_b));
+                        consider(plain(axis), &mut best)?;
+                        consider(plain(axis.map(|axis| -axis)), &mut best)?;
+                    }
+                }
                 if (curved(feature_a) && point(feature_b)) || (point(feature_a) && curved(feature_b)) {
                     // Two curved points, or a vertex against a curved
                     // point: the vertex's projection above is the nearest
@@ -228,6 +245,18 @@ pub(crate) fn refine_normal<N: Real>(
     Ok(best)
 }
 
+/// The edge directions of a polytope's feature: a face's sides or a
+/// straight edge ([`corners`] taken in order); none for other features.
+fn polygon_edges<N: Real>(feature: &SupportFeature<N>) -> impl Iterator<Item = Vector3<N>> + '_ {
+    let points = corners(feature);
+    let count = match points.len() {
+        0 | 1 => 0,
+        2 => 1,
+        n => n,
+    };
+    (0..count).map(move |i| points[(i + 1) % points.len()] - points[i])
+}
+
 /// Exact witness points of the cores: on `a`, on `b`, and whether they
 /// are apart (the vertex outside the other core).
 pub(crate) type Witness<N> = (Point3<N>, Point3<N>, bool);
@@ -236,16 +265,14 @@ pub(crate) type Witness<N> = (Point3<N>, Point3<N>, bool);
 /// them exactly.
 type Candidate<N> = (Vector3<N>, Option<Witness<N>>);
 
-/// The normals exact for faces, edge pairs and vertices (see the module
-/// documentation).
+/// The normals exact for faces and edge pairs (see the module
+/// documentation); corners are [`corner_candidates`].
 fn rule_candidates<N: Real>(
-    pair: &MinkowskiPair<N>,
     feature_a: &SupportFeature<N>,
     feature_b: &SupportFeature<N>,
     n: &Vector3<N>,
-    scale: N,
-) -> [Option<Candidate<N>>; 9] {
-    let mut candidates = [None; 9];
+) -> [Option<Candidate<N>>; 3] {
+    let mut candidates = [None; 3];
     if feature_a.shape() == FeatureShape::Face {
         candidates[0] = Some((feature_a.normal(), None));
     }
@@ -272,19 +299,56 @@ fn rule_candidates<N: Real>(
             })
             .map(|n| (n, None));
     }
-    if feature_a.shape() == FeatureShape::Vertex {
-        let p = feature_a.points()[0];
-        if let Some((q, inside)) = pair.closest_on_b(&p) {
-            candidates[3..6].copy_from_slice(&witness_candidates(pair, &p, &q, !inside, scale));
-        }
-    }
-    if feature_b.shape() == FeatureShape::Vertex {
-        let q = feature_b.points()[0];
-        if let Some((p, inside)) = pair.closest_on_a(&q) {
-            candidates[6..9].copy_from_slice(&witness_candidates(pair, &p, &q, !inside, scale));
-        }
-    }
     candidates
+}
+
+/// The corners of a polytope's feature: a vertex, a straight edge's ends,
+/// a face's corners (a face of at most four; a cap given as a polygon of
+/// more has no real corners); none for other features.
+fn corners<N: Real>(feature: &SupportFeature<N>) -> &[Point3<N>] {
+    let points = feature.points();
+    match feature.shape() {
+        FeatureShape::Vertex => points,
+        FeatureShape::Edge if feature.edge_directions().1 == N::zero() => points,
+        FeatureShape::Face if points.len() <= 4 => points,
+        _ => &[],
+    }
+}
+
+/// The candidates of every corner of `features` (one side's, `a`'s when
+/// `on_a`) and its projection onto the other core ([`witness_candidates`]),
+/// each corner once: the exact normal of a corner inside or beside the
+/// other shape, which the start may not point at (an end of a long
+/// segment in a small cylinder, where the start is the side's normal).
+fn corner_candidates<N: Real>(
+    pair: &MinkowskiPair<N>,
+    features: &[Option<SupportFeature<N>>],
+    on_a: bool,
+    scale: N,
+    offer: &mut dyn FnMut(Option<Candidate<N>>) -> Result<(), GeomError>,
+) -> Result<(), GeomError> {
+    let mut seen = [Point3::origin(); 2 * geom_core::MAX_FEATURE_POINTS];
+    let mut count = 0;
+    for corner in features.iter().flatten().flat_map(corners) {
+        if seen[..count].contains(corner) {
+            continue;
+        }
+        if count < seen.len() {
+            seen[count] = *corner;
+            count += 1;
+        }
+        let projected = if on_a {
+            pair.closest_on_b(corner).map(|(q, inside)| (*corner, q, inside))
+        } else {
+            pair.closest_on_a(corner).map(|(p, inside)| (p, *corner, inside))
+        };
+        if let Some((p, q, inside)) = projected {
+            for candidate in witness_candidates(pair, &p, &q, !inside, scale) {
+                offer(candidate)?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The candidates of an exact witness pair, `p` on `a` and `q` on `b`
