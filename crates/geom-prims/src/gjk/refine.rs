@@ -554,7 +554,7 @@ fn circles_meet<N: Real>(k1: &Vector3<N>, c1: N, k2: &Vector3<N>, c2: N) -> [Opt
     ]
 }
 
-/// Newton's method on the residual `w(n) · t` for `n` on the circle
+/// Newton's (then the secant) method on the residual `w(n) · t` for `n` on the circle
 /// `n · axis = cos` (turning about `axis`, tangent `t`), from the point of
 /// the circle nearest `start`: an edge (or a cone's or cylinder's side)
 /// against a curved point. `None` when it does not converge.
@@ -582,24 +582,34 @@ fn newton_on_circle<N: Real>(
     };
     let step = N::default_epsilon().sqrt();
     let done = N::default_epsilon() * lit(16.0) * scale;
+    let limit = lit::<N>(0.25);
     let mut theta = N::zero();
-    for _ in 0..8 {
-        let r = value(theta)?;
+    let mut r = value(theta)?;
+    // The first slope by a difference of √ε; then secants through the
+    // last two iterates: the support of an edge exactly across the circle
+    // flips between its ends as `n` rounds, which moves the residual by
+    // `ε·length`, enough to turn a √ε difference's sign but not a secant's.
+    let mut slope = (value(theta + step)? - r) / step;
+    for _ in 0..12 {
         if r.abs() <= done {
-            return Ok(Some(at(theta).0));
-        }
-        let slope = (value(theta + step)? - r) / step;
-        if slope == N::zero() || !slope.is_finite() {
-            return Ok(None);
+            break;
         }
         let delta = -r / slope;
-        // NaN fails the comparison too.
-        if delta.abs().partial_cmp(&lit(0.25)) != Some(std::cmp::Ordering::Less) {
-            return Ok(None);
+        if !delta.is_finite() {
+            break;
         }
-        theta += delta;
+        // Damped: at most a quarter radian a step (a start far around the
+        // circle, as GJK's direction on a long thin difference is, walks
+        // there instead of overshooting).
+        let next = theta + delta.max(-limit).min(limit);
+        let next_r = value(next)?;
+        if next == theta {
+            break;
+        }
+        slope = (next_r - r) / (next - theta);
+        (theta, r) = (next, next_r);
     }
-    Ok(Some(at(theta).0))
+    Ok(r.is_finite().then(|| at(theta).0))
 }
 
 /// The contact point pairs of the two cores' features along the refined
