@@ -93,7 +93,8 @@ pub(crate) fn refine_normal<N: Real>(
         certified: false,
         witness: None,
     };
-    for _ in 0..4 {
+    let plain = |n: Option<Vector3<N>>| n.map(|n| (n, None));
+    for round in 0..4 {
         let mut improved = false;
         let mut consider =
             |candidate: Option<Candidate<N>>, best: &mut Refined<N>| -> Result<(), GeomError> {
@@ -166,6 +167,25 @@ pub(crate) fn refine_normal<N: Real>(
             distinct(near_b, &tight_b, &aligned_b),
             (aligned_b != tight_b).then_some(aligned_b),
         ];
+        if round == 0 {
+            // A straight edge (a segment) long beside the other shape: the
+            // overlap around its circle of normals has a local minimum per
+            // side of the other shape's outline, and a start from a long
+            // thin difference may be at any of them. The best of a scan
+            // around the circle, polished.
+            for (edge, on_a) in [(&aligned_a, false), (&aligned_b, true)] {
+                if edge.shape() == FeatureShape::Edge && edge.edge_directions().1 == N::zero() {
+                    let (axis, _) = edge.edge_directions();
+                    let scanned = circle_scan(pair, &n, &axis)?;
+                    consider(plain(scanned), &mut best)?;
+                    let turned = match scanned {
+                        Some(start) => newton_on_circle(pair, &start, &axis, N::zero(), scale)?,
+                        None => None,
+                    };
+                    consider(with_edge_witness(pair, turned, on_a)?, &mut best)?;
+                }
+            }
+        }
         corner_candidates(pair, &sides_a, true, scale, &mut |c| consider(c, &mut best))?;
         corner_candidates(pair, &sides_b, false, scale, &mut |c| consider(c, &mut best))?;
         for feature_a in sides_a.iter().flatten() {
@@ -180,7 +200,6 @@ pub(crate) fn refine_normal<N: Real>(
                 // is the family's normal facing it).
                 let point =
                     |f: &SupportFeature<N>| matches!(f.shape(), FeatureShape::Curved | FeatureShape::Vertex);
-                let plain = |n: Option<Vector3<N>>| n.map(|n| (n, None));
                 // Two polygons (or a polygon and an edge): every pair of
                 // their edges' directions, both ways, the edge–edge axes of
                 // the separating-axis test restricted to the features (a
@@ -203,10 +222,19 @@ pub(crate) fn refine_normal<N: Real>(
                     // stationary point of the overlap, near `n`.
                     consider(newton_on_sphere(pair, &n, scale)?, &mut best)?;
                 } else if point(feature_a) && edge(feature_b) {
+                    if curved(feature_a) {
+                        // The edge may end at a corner touching the
+                        // curved point (a cone's apex on an ellipsoid
+                        // with the normal at the side's edge).
+                        consider(newton_on_sphere(pair, &n, scale)?, &mut best)?;
+                    }
                     let (axis, cos) = feature_b.edge_directions();
                     let turned = newton_on_circle(pair, &n, &axis, -cos, scale)?;
                     consider(with_edge_witness(pair, turned, true)?, &mut best)?;
                 } else if edge(feature_a) && point(feature_b) {
+                    if curved(feature_b) {
+                        consider(newton_on_sphere(pair, &n, scale)?, &mut best)?;
+                    }
                     let (axis, cos) = feature_a.edge_directions();
                     let turned = newton_on_circle(pair, &n, &axis, cos, scale)?;
                     consider(with_edge_witness(pair, turned, false)?, &mut best)?;
@@ -309,7 +337,7 @@ fn corners<N: Real>(feature: &SupportFeature<N>) -> &[Point3<N>] {
     let points = feature.points();
     match feature.shape() {
         FeatureShape::Vertex => points,
-        FeatureShape::Edge if feature.edge_directions().1 == N::zero() => points,
+        FeatureShape::Edge => points,
         FeatureShape::Face if points.len() <= 4 => points,
         _ => &[],
     }
@@ -527,6 +555,30 @@ fn newton_on_sphere<N: Real>(
         x = [x[0] + dx0, x[1] + dx1];
     }
     Ok(at(x).map(|n| (n, None)))
+}
+
+/// The best of sixteen normals around the circle perpendicular to the unit
+/// `axis` (from the direction of `start` across it): the start of a
+/// search for the least overlap around a straight edge.
+fn circle_scan<N: Real>(
+    pair: &MinkowskiPair<N>,
+    start: &Vector3<N>,
+    axis: &Vector3<N>,
+) -> Result<Option<Vector3<N>>, GeomError> {
+    let Some(across) = try_unit(&(start - axis * axis.dot(start))) else {
+        return Ok(None);
+    };
+    let tangent = axis.cross(&across);
+    let mut best: Option<(Vector3<N>, N)> = None;
+    for k in 0..16 {
+        let angle = lit::<N>(std::f64::consts::PI / 8.0 * k as f64);
+        let n = across * angle.cos() + tangent * angle.sin();
+        let value = separation(pair, &n)?;
+        if best.is_none_or(|(_, b)| value > b) {
+            best = Some((n, value));
+        }
+    }
+    Ok(best.map(|(n, _)| n))
 }
 
 /// The unit directions `n` with `n · k1 = c1` and `n · k2 = c2` (`k1`, `k2`
