@@ -191,7 +191,7 @@ pub fn gjk_closest_points<N: Real>(
             direction,
         } => {
             let start = unit_normal(&pair, &point_a, &point_b, &direction, distance)?;
-            let found = settle(&pair, &start, core_scale(&point_a, &point_b))?;
+            let found = settle(&pair, &start, core_scale(&pair, &point_a, &point_b))?;
             let gap = -found.depth;
             let (surface_a, surface_b) = found.points;
             if gap <= N::zero() {
@@ -211,7 +211,7 @@ pub fn gjk_closest_points<N: Real>(
             // A stalled descent near the origin: the refinement from GJK's
             // direction may still find a plane that shows the cores apart.
             let apart = match stalled.and_then(|direction| try_unit(&direction)) {
-                Some(start) => Some(settle(&pair, &start, core_scale(&point_a, &point_b))?)
+                Some(start) => Some(settle(&pair, &start, core_scale(&pair, &point_a, &point_b))?)
                     .filter(|found| found.depth < N::zero()),
                 None => None,
             };
@@ -290,13 +290,17 @@ struct CorePenetrationFound<N: Real> {
     points: (Point3<N>, Point3<N>),
 }
 
-/// The size of the cores' points, for the refinement's stopping rule.
-fn core_scale<N: Real>(point_a: &Point3<N>, point_b: &Point3<N>) -> N {
+/// The size of the numbers the refinement's tests see: the cores' points
+/// and `b`'s origin in `a`'s frame (a small shape against a large one far
+/// from its centre: the large one's support points carry the rounding of
+/// its own coordinates).
+fn core_scale<N: Real>(pair: &MinkowskiPair<N>, point_a: &Point3<N>, point_b: &Point3<N>) -> N {
     point_a
         .coords
         .amax()
         .max(point_b.coords.amax())
         .max((point_a - point_b).amax())
+        .max(pair.b_origin().amax())
 }
 
 /// GJK, then EPA when the cores overlap, then the refinement of the normal
@@ -334,7 +338,7 @@ fn refined_penetration<N: Real>(
             // A stalled descent near the origin: apart if the refinement
             // from GJK's direction shows it, else EPA.
             if let Some(start) = stalled.and_then(|direction| try_unit(&direction)) {
-                let settled = settle(pair, &start, core_scale(&point_a, &point_b))?;
+                let settled = settle(pair, &start, core_scale(pair, &point_a, &point_b))?;
                 if settled.depth < N::zero() {
                     if settled.depth < -margin {
                         return Ok(None);
@@ -358,7 +362,7 @@ fn refined_penetration<N: Real>(
             )
         }
     };
-    let settled = settle(pair, &normal, core_scale(&point_a, &point_b))?;
+    let settled = settle(pair, &normal, core_scale(pair, &point_a, &point_b))?;
     if settled.depth < -margin {
         return Ok(None);
     }
