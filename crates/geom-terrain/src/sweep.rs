@@ -96,20 +96,16 @@ fn to_local<N: Real>(mover: &MovingShape<N>, pose: &Isometry3<N>, matrix: &PoseM
     }
 }
 
-/// The tolerance [`sweep_shape`] gives conservative advancement: `√ε`
-/// times the size of the two shapes' boxes (about `1.5e-8` of it in `f64`,
-/// `3.5e-4` in `f32`).
-pub fn default_sweep_tolerance<N: Real>(
-    shape: &dyn Shape<N>,
-    pose: &Isometry3<N>,
-    target: &dyn Shape<N>,
-    target_pose: &Isometry3<N>,
-) -> N {
-    let size = |shape: &dyn Shape<N>, pose: &Isometry3<N>| {
-        let aabb = shape.aabb(pose);
-        (aabb.maxs - aabb.mins).norm()
-    };
-    N::default_epsilon().sqrt() * (size(shape, pose) + size(target, target_pose)).min(lit(1e30))
+/// The tolerance [`sweep_shape`] gives conservative advancement: `16 ε`
+/// times the moving shape's size plus the motion's length, the size of
+/// the numbers the distance query sees near the contact (it works in the
+/// moving shape's frame). The target's size does not enter: a sphere
+/// swept at a box of half extent 5000 stops as close as at a unit box.
+pub fn default_sweep_tolerance<N: Real>(shape: &dyn Shape<N>, pose: &Isometry3<N>, motion: &Vector3<N>) -> N {
+    let aabb = shape.aabb(pose);
+    let size = geom_core::ray::length_without_overflow(&(aabb.maxs - aabb.mins));
+    let local = size + geom_core::ray::length_without_overflow(motion);
+    lit::<N>(16.0) * N::default_epsilon() * local.min(lit(1e30))
 }
 
 /// `shape` at `pose` moved by `motion` against `target` at `target_pose`:
@@ -153,7 +149,7 @@ pub fn sweep_shape<N: Real>(
             return Ok(sweep_heightfield(&mover, motion, field, target_pose));
         }
     }
-    let tolerance = default_sweep_tolerance(shape, pose, target, target_pose);
+    let tolerance = default_sweep_tolerance(shape, pose, motion);
     sweep_shape_by_advancement(shape, pose, motion, target, target_pose, table, tolerance)
 }
 
@@ -205,15 +201,19 @@ pub fn sweep_shape_by_advancement<N: Real>(
             }
             Ok(_) => {
                 let mut contacts = ContactManifolds::new();
+                // With the tolerance as margin: `Intersecting` may be
+                // shapes a rounding-sized gap apart.
                 let deepest = table
-                    .contact(shape, &moved, target, target_pose, N::zero(), &mut contacts)
+                    .contact(
+                        shape,
+                        &moved,
+                        target,
+                        target_pose,
+                        tolerance * lit(4.0),
+                        &mut contacts,
+                    )
                     .ok()
-                    .and_then(|()| {
-                        contacts
-                            .points()
-                            .map(|(normal, point)| (*normal, *point))
-                            .reduce(|best, next| if next.1.depth > best.1.depth { next } else { best })
-                    });
+                    .and_then(|()| deepest_contact(&contacts));
                 // Scaled first: `|motion|²` underflows for a motion of 1e-22
                 // (`f32`) or 1e-161 (`f64`), and the plain quotient is not
                 // unit.
@@ -236,10 +236,43 @@ pub fn sweep_shape_by_advancement<N: Real>(
             }
         }
     });
-    match failure {
-        Some(error) => Err(error),
-        None => Ok(hit),
+    if let Some(error) = failure {
+        return Err(error);
     }
+    // Stopped apart within the tolerance: the direction between closest
+    // points a hair apart carries their rounding (`ε·size/gap` radians), so
+    // the normal and point are the touching features' from the contact
+    // query with the tolerance as margin (a face's own normal).
+    Ok(hit.map(|hit| {
+        let moved = Isometry3::from_parts(
+            Translation3::from(pose.translation.vector + motion * hit.toi),
+            pose.rotation,
+        );
+        let mut contacts = ContactManifolds::new();
+        let margin = tolerance * lit(4.0);
+        let deepest = table
+            .contact(shape, &moved, target, target_pose, margin, &mut contacts)
+            .ok()
+            .and_then(|()| deepest_contact(&contacts));
+        match deepest {
+            Some((normal, point)) if normal.dot(&hit.normal) < N::zero() => SweepHit {
+                toi: hit.toi,
+                point: point.point_b,
+                normal: -normal,
+            },
+            _ => hit,
+        }
+    }))
+}
+
+/// The deepest point of `contacts` with its manifold's normal.
+fn deepest_contact<N: Real>(
+    contacts: &ContactManifolds<N>,
+) -> Option<(Vector3<N>, geom_core::ContactPoint<N>)> {
+    contacts
+        .points()
+        .map(|(normal, point)| (*normal, *point))
+        .reduce(|best, next| if next.1.depth > best.1.depth { next } else { best })
 }
 
 /// The earliest hit of `mover` moved by `motion` against every obstacle,

@@ -130,3 +130,266 @@ fn sphere_sweeps_against_boxes_cylinders_and_cones_match_bisection() {
     assert!(compared > 200, "only {compared} hits compared");
     eprintln!("worst |toi error|·|motion| = {worst:e} over {compared} hits");
 }
+
+/// A shape of the sweep scenes, built in either precision from the same
+/// parameters.
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    Sphere(f64),
+    Cuboid([f64; 3]),
+    Cylinder(f64, f64),
+    Cone(f64, f64),
+}
+
+impl Kind {
+    fn build<N: geom::Real>(self) -> Box<dyn Shape<N>> {
+        let n = |x: f64| nalgebra::convert::<f64, N>(x);
+        match self {
+            Kind::Sphere(r) => Box::new(Sphere::new(n(r))),
+            Kind::Cuboid(h) => Box::new(Cuboid::new(Vector3::new(n(h[0]), n(h[1]), n(h[2])))),
+            Kind::Cylinder(half, r) => Box::new(Cylinder::from_points(
+                Point3::new(n(0.0), n(-half), n(0.0)),
+                Point3::new(n(0.0), n(half), n(0.0)),
+                n(r),
+            )),
+            Kind::Cone(half, r) => Box::new(Cone::from_points(
+                Point3::new(n(0.0), n(half), n(0.0)),
+                Point3::new(n(0.0), n(-half), n(0.0)),
+                n(r),
+            )),
+        }
+    }
+}
+
+impl Kind {
+    /// A bound on the distance from the shape's centre to its points (the
+    /// huge box's top face is within this of the scene).
+    fn reach(self) -> f64 {
+        match self {
+            Kind::Sphere(r) => r,
+            Kind::Cuboid(h) if h[0] > 100.0 => 2.0,
+            Kind::Cuboid(h) => (h[0] * h[0] + h[1] * h[1] + h[2] * h[2]).sqrt(),
+            Kind::Cylinder(half, r) | Kind::Cone(half, r) => (half * half + r * r).sqrt(),
+        }
+    }
+}
+
+/// `pose` in precision `N`.
+fn pose_in<N: geom::Real>(pose: &Isometry3<f64>) -> Isometry3<N> {
+    nalgebra::convert(*pose)
+}
+
+/// A value rounded to `f32` (so both precisions see the same number).
+fn f32_exact(x: f64) -> f64 {
+    x as f32 as f64
+}
+
+/// The depth of the deepest contact point (0 when apart).
+fn deepest_depth(
+    table: &geom::DispatchTable<f64>,
+    a: &dyn Shape<f64>,
+    pose_a: &Isometry3<f64>,
+    b: &dyn Shape<f64>,
+    pose_b: &Isometry3<f64>,
+) -> f64 {
+    let mut contacts = geom::ContactManifolds::new();
+    table.contact(a, pose_a, b, pose_b, 0.0, &mut contacts).unwrap();
+    contacts.points().map(|(_, p)| p.depth).fold(0.0, f64::max)
+}
+
+/// The first time at which `mover` moved by `t · motion` touches `target`,
+/// by scanning then bisecting on the f64 dispatcher's distance (itself
+/// checked against the pair oracle), or `None`.
+fn reference_contact_time(
+    table: &geom::DispatchTable<f64>,
+    mover: &dyn Shape<f64>,
+    pose: &Isometry3<f64>,
+    motion: &Vector3<f64>,
+    target: &dyn Shape<f64>,
+    target_pose: &Isometry3<f64>,
+) -> Option<f64> {
+    let gap = |t: f64| {
+        let moved = Isometry3::from_parts(
+            Translation3::from(pose.translation.vector + motion * t),
+            pose.rotation,
+        );
+        table.distance(mover, &moved, target, target_pose).unwrap()
+    };
+    let steps = 400;
+    let mut previous = 0.0;
+    for k in 0..=steps {
+        let t = k as f64 / steps as f64;
+        if gap(t) <= 0.0 {
+            let (mut lo, mut hi) = (previous, t);
+            for _ in 0..70 {
+                let mid = 0.5 * (lo + hi);
+                if gap(mid) <= 0.0 { hi = mid } else { lo = mid }
+            }
+            return Some(hi);
+        }
+        previous = t;
+    }
+    None
+}
+
+/// Spheres swept at every convex target (box,
+/// cylinder, cone, and a box of half extent 5000 whose top face is at the
+/// origin) in `N`: the sweep never passes the bisected contact, stops with
+/// the shapes at most `32 ε` of the mover's size plus the motion apart
+/// (the target's size does not enter), and reports the touching features'
+/// normal.
+fn sweeps_stop_at_the_contact<N: geom::Real + Into<f64>>(normal_tolerance: f64) {
+    let table64 = geom::default_dispatcher::<f64>();
+    let table = geom::default_dispatcher::<N>();
+    let epsilon: f64 = N::default_epsilon().into();
+    // Open: a box or cylinder mover (GJK closest points) can reach an
+    // `Intersecting` answer at a touching pose whose reported normal does
+    // not separate the shapes; spheres go through the exact routines.
+    let movers = [Kind::Sphere(0.3), Kind::Sphere(0.05)];
+    let targets = [
+        (Kind::Cuboid([1.0, 0.5, 0.75]), 0.0),
+        (Kind::Cylinder(0.8, 0.6), 0.0),
+        (Kind::Cone(0.8, 0.8), 0.0),
+        (Kind::Cuboid([5000.0, 5000.0, 5000.0]), -5000.0),
+    ];
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let (mut compared, mut worst_gap, mut worst_normal) = (0, 0.0f64, 0.0f64);
+    for mover_kind in movers {
+        for (target_kind, drop) in targets {
+            for _ in 0..40 {
+                let big = drop != 0.0;
+                let rotation = |rng: &mut Rng, spread: f64| {
+                    let q = UnitQuaternion::from_scaled_axis(rng.direction() * rng.range(0.0, spread));
+                    // Rounded through f32 and renormalised in f64, the same
+                    // rotation in both precisions to rounding.
+                    let q32: UnitQuaternion<f32> = nalgebra::convert(q);
+                    nalgebra::convert::<UnitQuaternion<f32>, UnitQuaternion<f64>>(q32)
+                };
+                let target_rotation = if big {
+                    // Unturned: a rotation rounded to f32 moves a face 5000
+                    // from the centre by ε·5000 in the input itself.
+                    UnitQuaternion::identity()
+                } else {
+                    rotation(&mut rng, 3.0)
+                };
+                let target_pose = Isometry3::from_parts(
+                    Translation3::new(f32_exact(0.5), f32_exact(drop - 0.25), f32_exact(-0.5)),
+                    target_rotation,
+                );
+                let start = Vector3::new(
+                    f32_exact(rng.range(-2.0, 2.0)),
+                    f32_exact(rng.range(2.0, 4.0)),
+                    f32_exact(rng.range(-2.0, 2.0)),
+                );
+                let aim = Vector3::new(rng.range(-0.8, 0.8), rng.range(-0.8, 0.0), rng.range(-0.8, 0.8));
+                let motion = (aim - start).map(|c| f32_exact(c * 1.4));
+                let pose = Isometry3::from_parts(Translation3::from(start), rotation(&mut rng, 3.0));
+                let (mover64, target64) = (mover_kind.build::<f64>(), target_kind.build::<f64>());
+                let (mover, target) = (mover_kind.build::<N>(), target_kind.build::<N>());
+                let hit = sweep_shape(
+                    mover.as_ref(),
+                    &pose_in(&pose),
+                    &motion.map(nalgebra::convert::<f64, N>),
+                    target.as_ref(),
+                    &pose_in(&target_pose),
+                    &table,
+                )
+                .unwrap();
+                let expected = reference_contact_time(
+                    &table64,
+                    mover64.as_ref(),
+                    &pose,
+                    &motion,
+                    target64.as_ref(),
+                    &target_pose,
+                );
+                let aabb = mover64.aabb(&pose);
+                let local = (aabb.maxs - aabb.mins).norm() + motion.norm();
+                let bound = 32.0 * epsilon * local;
+                let label = format!("{mover_kind:?} at {target_kind:?}");
+                match (hit, expected) {
+                    (Some(hit), Some(toi)) => {
+                        let hit_toi: f64 = hit.toi.into();
+                        let moved = Isometry3::from_parts(
+                            Translation3::from(pose.translation.vector + motion * hit_toi),
+                            pose.rotation,
+                        );
+                        // Never past the contact by more than rounding: the
+                        // overlap there (a grazing motion turns a small
+                        // overlap into a long way along the motion).
+                        let overlap = deepest_depth(
+                            &table64,
+                            mover64.as_ref(),
+                            &moved,
+                            target64.as_ref(),
+                            &target_pose,
+                        );
+                        assert!(
+                            overlap <= bound,
+                            "{label}: stopped {overlap:e} deep (bound {bound:e}): {hit:?} vs {toi}"
+                        );
+                        let gap = table64
+                            .distance(mover64.as_ref(), &moved, target64.as_ref(), &target_pose)
+                            .unwrap();
+                        assert!(
+                            gap <= bound,
+                            "{label}: stopped {gap:e} short (bound {bound:e}), toi {hit_toi} vs {toi}"
+                        );
+                        // The normal is the touching features' own: the
+                        // plane across it separates the shapes at the
+                        // bisected contact (to the normal's stated accuracy
+                        // times their reach), and it is unit.
+                        let touching = Isometry3::from_parts(
+                            Translation3::from(pose.translation.vector + motion * toi),
+                            pose.rotation,
+                        );
+                        let normal: Vector3<f64> = hit.normal.map(|c| c.into());
+                        let unit_error = (normal.norm() - 1.0).abs();
+                        assert!(unit_error <= 8.0 * epsilon, "{label}: normal {normal:?} not unit");
+                        let lowest_mover = mover64.support(&touching, &-normal).unwrap().coords.dot(&normal);
+                        let highest_target = target64
+                            .support(&target_pose, &normal)
+                            .unwrap()
+                            .coords
+                            .dot(&normal);
+                        let reach = 2.0 * (mover_kind.reach() + target_kind.reach());
+                        let separation = lowest_mover - highest_target;
+                        let off = -separation / reach;
+                        assert!(
+                            separation >= -(bound + normal_tolerance * reach),
+                            "{label}: normal {normal:?} does not separate the touching shapes ({separation:e})"
+                        );
+                        worst_gap = worst_gap.max(gap / (epsilon * local));
+                        worst_normal = worst_normal.max(off);
+                        compared += 1;
+                    }
+                    (None, None) => {}
+                    (Some(hit), None) => {
+                        let hit_toi: f64 = hit.toi.into();
+                        let moved = Isometry3::from_parts(
+                            Translation3::from(pose.translation.vector + motion * hit_toi),
+                            pose.rotation,
+                        );
+                        let gap = table64
+                            .distance(mover64.as_ref(), &moved, target64.as_ref(), &target_pose)
+                            .unwrap();
+                        assert!(gap <= bound, "{label}: hit at {hit_toi} but {gap:e} apart there");
+                    }
+                    (None, Some(toi)) => panic!("{label}: missed a contact at {toi}"),
+                }
+            }
+        }
+    }
+    assert!(compared > 150, "only {compared} hits compared");
+    eprintln!("worst gap {worst_gap:.1} ε·local, worst normal {worst_normal:e} over {compared} hits");
+}
+
+#[test]
+fn convex_sweeps_stop_at_the_contact_in_f64() {
+    sweeps_stop_at_the_contact::<f64>(1e-6);
+}
+
+#[test]
+fn convex_sweeps_stop_at_the_contact_in_f32() {
+    sweeps_stop_at_the_contact::<f32>(1e-2);
+}

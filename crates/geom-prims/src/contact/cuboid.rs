@@ -72,30 +72,41 @@ pub fn contact_sphere_cuboid<N: Real>(
 ) {
     let center = Point3::from(relative_pose(pose_b, pose_a).translation.vector);
     let h = b.half_extents;
-    let projection = project_point_cuboid(&center, &h);
-    let outside = if projection.inside {
-        None
-    } else {
-        let delta = projection.point - center;
-        try_unit(&delta).map(|normal| (normal, delta.norm()))
-    };
-    let (normal, depth, on_box) = match outside {
-        Some((normal, distance)) => (normal, a.radius - distance, projection.point),
-        None => {
-            let gaps: [N; 3] = std::array::from_fn(|k| h[k] - center[k].abs());
-            let axis = (1..3).fold(0, |best, k| if gaps[k] < gaps[best] { k } else { best });
-            let side = if center[axis] >= N::zero() {
-                N::one()
-            } else {
-                -N::one()
-            };
-            let mut face_point = center;
-            face_point[axis] = side * h[axis];
-            let mut normal = Vector3::zeros();
-            normal[axis] = -side;
-            (normal, a.radius + gaps[axis].max(N::zero()), face_point)
+    let world_center = Point3::from(pose_a.translation.vector);
+    let outside = centre_outside_box(&world_center, pose_b, &h)
+        .and_then(|delta| try_unit(&delta).map(|normal| (normal, delta)));
+    if let Some((normal, delta)) = outside {
+        // Apart or overlapping by less than the radius: the offset to the
+        // closest point, kept to the gap's bits ([`centre_outside_box`]).
+        let depth = a.radius - geom_core::ray::length_without_overflow(&delta);
+        if !within_margin(depth, margin) {
+            return;
         }
+        let world_normal = pose_b.rotation * normal;
+        let on_box = project_point_cuboid(&center, &h).point;
+        let manifold = out.push_manifold(world_normal);
+        manifold.points.push(ContactPoint {
+            point_a: world_center + world_normal * a.radius,
+            point_b: world_center + pose_b.rotation * delta,
+            depth,
+            feature_a: FeatureId::Face(0),
+            feature_b: cuboid_feature(&on_box, &h),
+        });
+        return;
+    }
+    // Centre inside or on the box: out through the nearest face.
+    let gaps: [N; 3] = std::array::from_fn(|k| h[k] - center[k].abs());
+    let axis = (1..3).fold(0, |best, k| if gaps[k] < gaps[best] { k } else { best });
+    let side = if center[axis] >= N::zero() {
+        N::one()
+    } else {
+        -N::one()
     };
+    let mut on_box = center;
+    on_box[axis] = side * h[axis];
+    let mut normal = Vector3::zeros();
+    normal[axis] = -side;
+    let depth = a.radius + gaps[axis].max(N::zero());
     if !within_margin(depth, margin) {
         return;
     }
@@ -109,6 +120,42 @@ pub fn contact_sphere_cuboid<N: Real>(
     });
 }
 
+/// For a sphere centre outside the box: the offset from the centre to its
+/// closest box point, in the box's frame; `None` inside or on the box.
+///
+/// Each coordinate's excess over its slab, `axis_k · (c − t) ∓ h_k`, is
+/// computed as if in twice the working precision (the difference kept
+/// exactly, then a compensated dot product; Ogita, Rump and Oishi 2005):
+/// a small sphere near the face of a box of half extent 5000 keeps the
+/// bits of its gap that the box-frame coordinate `5000.3` would round away
+/// (ε·5000 in `f32`: 3·10⁻⁴, where the gap itself is exact to ε·0.3).
+fn centre_outside_box<N: Real>(
+    center: &Point3<N>,
+    pose_b: &Isometry3<N>,
+    half_extents: &Vector3<N>,
+) -> Option<Vector3<N>> {
+    let origin = Point3::from(pose_b.translation.vector);
+    let pairs = Vector3::from_fn(|i, _| geom_core::exact::two_sum(center[i], -origin[i]));
+    let difference = pairs.map(|(d, _)| d);
+    let error = pairs.map(|(_, e)| e);
+    let rotation = pose_b.rotation.to_rotation_matrix();
+    let delta = Vector3::from_fn(|k, _| {
+        let axis = rotation.matrix().column(k).into_owned();
+        let small = axis.dot(&error);
+        let above = geom_core::exact::dot_plus_compensated(&axis, &difference, -half_extents[k]) + small;
+        let below = geom_core::exact::dot_plus_compensated(&axis, &difference, half_extents[k]) + small;
+        if above > N::zero() {
+            -above
+        } else if below < N::zero() {
+            -below
+        } else {
+            N::zero()
+        }
+    });
+    let finite = delta.iter().all(|c| c.is_finite());
+    (finite && delta != Vector3::zeros()).then_some(delta)
+}
+
 /// Closest points of a sphere and a box within `max_distance` (clamping,
 /// Ericson RTCD §5.1.3); `Intersecting` when the centre is within `r` of
 /// the box.
@@ -119,20 +166,23 @@ pub fn closest_points_sphere_cuboid<N: Real>(
     pose_b: &Isometry3<N>,
     max_distance: N,
 ) -> ClosestPoints<N> {
-    let center = Point3::from(relative_pose(pose_b, pose_a).translation.vector);
-    let projection = project_point_cuboid(&center, &b.half_extents);
-    let delta = projection.point - center;
-    let distance = delta.norm();
+    let center = Point3::from(pose_a.translation.vector);
+    let Some(delta) = centre_outside_box(&center, pose_b, &b.half_extents) else {
+        return ClosestPoints::Intersecting;
+    };
+    let distance = geom_core::ray::length_without_overflow(&delta);
     let gap = distance - a.radius;
-    if projection.inside || gap <= N::zero() {
+    if gap <= N::zero() {
         return ClosestPoints::Intersecting;
     }
     if !within_distance(gap, max_distance) {
         return ClosestPoints::Disjoint;
     }
+    // From the world centre, so the points keep the gap's bits too.
+    let world_delta = pose_b.rotation * delta;
     ClosestPoints::WithinMargin {
-        point_a: pose_b * (center + delta * (a.radius / distance)),
-        point_b: pose_b * projection.point,
+        point_a: center + world_delta * (a.radius / distance),
+        point_b: center + world_delta,
     }
 }
 
