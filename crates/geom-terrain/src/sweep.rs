@@ -160,9 +160,12 @@ pub fn sweep_shape<N: Real>(
 /// 2004): the step uses the closest-point normal when both shapes are
 /// convex, the motion's length otherwise; the returned `toi` is never past
 /// the first contact, and the shapes are at most `tolerance` apart there
-/// (as far as the table's distances are exact). Touching at the start is
-/// reported at `toi = 0` with the deepest contact's normal (one contact
-/// query, which may allocate); at most [`ADVANCEMENT_MAX_ITERATIONS`] steps.
+/// (as far as the table's distances are exact). The hit's normal and point
+/// are the deepest contact's, from one contact query with `4 · tolerance`
+/// as margin where the advancement stopped (the direction between closest
+/// points a hair apart is rounding noise); touching at the start is
+/// reported at `toi = 0` the same way. That query may allocate (the
+/// manifold's points); at most [`ADVANCEMENT_MAX_ITERATIONS`] steps.
 pub fn sweep_shape_by_advancement<N: Real>(
     shape: &dyn Shape<N>,
     pose: &Isometry3<N>,
@@ -181,11 +184,19 @@ pub fn sweep_shape_by_advancement<N: Real>(
     // table may stop looking there (and must, for a heightfield).
     let reach = motion_length + tolerance;
     let mut failure: Option<GeomError> = None;
-    let hit = conservative_advancement(motion, convex, tolerance, ADVANCEMENT_MAX_ITERATIONS, |offset| {
-        let moved = Isometry3::from_parts(
+    // Whether the hit already came from the contact query (touching), and
+    // that query's margin: `Intersecting` may be shapes a rounding-sized
+    // gap apart, and the advancement stops within the tolerance.
+    let mut from_contact = false;
+    let contact_margin = tolerance * lit(4.0);
+    let moved_by = |offset: &Vector3<N>| {
+        Isometry3::from_parts(
             Translation3::from(pose.translation.vector + offset),
             pose.rotation,
-        );
+        )
+    };
+    let hit = conservative_advancement(motion, convex, tolerance, ADVANCEMENT_MAX_ITERATIONS, |offset| {
+        let moved = moved_by(offset);
         let answer = table.closest_points(shape, &moved, target, target_pose, reach);
         match answer {
             Err(error) => {
@@ -200,18 +211,10 @@ pub fn sweep_shape_by_advancement<N: Real>(
                 })
             }
             Ok(_) => {
+                from_contact = true;
                 let mut contacts = ContactManifolds::new();
-                // With the tolerance as margin: `Intersecting` may be
-                // shapes a rounding-sized gap apart.
                 let deepest = table
-                    .contact(
-                        shape,
-                        &moved,
-                        target,
-                        target_pose,
-                        tolerance * lit(4.0),
-                        &mut contacts,
-                    )
+                    .contact(shape, &moved, target, target_pose, contact_margin, &mut contacts)
                     .ok()
                     .and_then(|()| deepest_contact(&contacts));
                 // Scaled first: `|motion|²` underflows for a motion of 1e-22
@@ -242,16 +245,15 @@ pub fn sweep_shape_by_advancement<N: Real>(
     // Stopped apart within the tolerance: the direction between closest
     // points a hair apart carries their rounding (`ε·size/gap` radians), so
     // the normal and point are the touching features' from the contact
-    // query with the tolerance as margin (a face's own normal).
+    // query with `contact_margin` (a face's own normal).
     Ok(hit.map(|hit| {
-        let moved = Isometry3::from_parts(
-            Translation3::from(pose.translation.vector + motion * hit.toi),
-            pose.rotation,
-        );
+        if from_contact {
+            return hit;
+        }
+        let moved = moved_by(&(motion * hit.toi));
         let mut contacts = ContactManifolds::new();
-        let margin = tolerance * lit(4.0);
         let deepest = table
-            .contact(shape, &moved, target, target_pose, margin, &mut contacts)
+            .contact(shape, &moved, target, target_pose, contact_margin, &mut contacts)
             .ok()
             .and_then(|()| deepest_contact(&contacts));
         match deepest {

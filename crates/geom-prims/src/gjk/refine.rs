@@ -116,9 +116,8 @@ pub(crate) fn refine_normal<N: Real>(
                 // points wins: for shapes a hair apart the separations of
                 // nearby normals differ by rounding only, and the points are
                 // what the answer is built from.
-                let ties_with_witness = witness.is_some()
-                    && best.witness.is_none()
-                    && value >= best.separation - N::default_epsilon() * lit(8.0) * scale;
+                let ties_with_witness =
+                    witness.is_some() && best.witness.is_none() && value >= best.separation - noise;
                 if value > best.separation || ties_with_witness {
                     *best = Refined {
                         normal: n,
@@ -273,8 +272,8 @@ pub(crate) fn refine_normal<N: Real>(
     Ok(best)
 }
 
-/// The edge directions of a polytope's feature: a face's sides or a
-/// straight edge ([`corners`] taken in order); none for other features.
+/// The edge directions of a feature: a face's sides or an edge
+/// ([`corners`] taken in order); none for a point.
 fn polygon_edges<N: Real>(feature: &SupportFeature<N>) -> impl Iterator<Item = Vector3<N>> + '_ {
     let points = corners(feature);
     let count = match points.len() {
@@ -330,9 +329,10 @@ fn rule_candidates<N: Real>(
     candidates
 }
 
-/// The corners of a polytope's feature: a vertex, a straight edge's ends,
-/// a face's corners (a face of at most four; a cap given as a polygon of
-/// more has no real corners); none for other features.
+/// The corners of a feature: a vertex, an edge's ends (a segment's, a
+/// box's, a cone side's apex and rim point), a face's corners (a face of
+/// at most four; a cap given as a polygon of more has no real corners);
+/// none for a curved point.
 fn corners<N: Real>(feature: &SupportFeature<N>) -> &[Point3<N>] {
     let points = feature.points();
     match feature.shape() {
@@ -606,10 +606,13 @@ fn circles_meet<N: Real>(k1: &Vector3<N>, c1: N, k2: &Vector3<N>, c2: N) -> [Opt
     ]
 }
 
-/// Newton's (then the secant) method on the residual `w(n) · t` for `n` on the circle
-/// `n · axis = cos` (turning about `axis`, tangent `t`), from the point of
-/// the circle nearest `start`: an edge (or a cone's or cylinder's side)
-/// against a curved point. `None` when it does not converge.
+/// Newton's method, then secants, on the residual `w(n) · t` for `n` on
+/// the circle `n · axis = cos` (turning about `axis`, tangent `t`), from
+/// the point of the circle nearest `start`: an edge (or a cone's or
+/// cylinder's side) against a curved point. The last iterate when the
+/// residual is small or the steps stop (the caller keeps it only if it
+/// separates better); `None` when `start` is along `axis` or the residual
+/// is not finite.
 fn newton_on_circle<N: Real>(
     pair: &MinkowskiPair<N>,
     start: &Vector3<N>,
