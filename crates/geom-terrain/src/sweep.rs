@@ -256,12 +256,19 @@ pub fn sweep_shape_by_advancement<N: Real>(
             .contact(shape, &moved, target, target_pose, contact_margin, &mut contacts)
             .ok()
             .and_then(|()| deepest_contact(&contacts));
+        // The contact's normal (from the mover to the target) faces the
+        // motion at a first contact; the closest points' direction, noise
+        // for points a hair apart, is no reference for it.
         match deepest {
-            Some((normal, point)) if normal.dot(&hit.normal) < N::zero() => SweepHit {
-                toi: hit.toi,
-                point: point.point_b,
-                normal: -normal,
-            },
+            Some((normal, point))
+                if normal.dot(motion) > N::zero() || normal.dot(&hit.normal) < N::zero() =>
+            {
+                SweepHit {
+                    toi: hit.toi,
+                    point: point.point_b,
+                    normal: -normal,
+                }
+            }
             _ => hit,
         }
     }))

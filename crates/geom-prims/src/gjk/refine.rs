@@ -69,7 +69,7 @@ pub(crate) struct Refined<N: Real> {
 }
 
 /// The cores' separation along the unit `n`.
-fn separation<N: Real>(pair: &MinkowskiPair<N>, n: &Vector3<N>) -> Result<N, GeomError> {
+pub(crate) fn separation<N: Real>(pair: &MinkowskiPair<N>, n: &Vector3<N>) -> Result<N, GeomError> {
     Ok(-n.dot(&pair.support(n)?.w))
 }
 
@@ -116,9 +116,16 @@ pub(crate) fn refine_normal<N: Real>(
                 // points wins: for shapes a hair apart the separations of
                 // nearby normals differ by rounding only, and the points are
                 // what the answer is built from.
+                // Both ways: a candidate without them must beat a best
+                // with them by more than the rounding.
                 let ties_with_witness =
                     witness.is_some() && best.witness.is_none() && value >= best.separation - noise;
-                if value > best.separation || ties_with_witness {
+                let beats = if witness.is_none() && best.witness.is_some() {
+                    value > best.separation + noise
+                } else {
+                    value > best.separation
+                };
+                if beats || ties_with_witness {
                     *best = Refined {
                         normal: n,
                         separation: value,
@@ -194,6 +201,7 @@ pub(crate) fn refine_normal<N: Real>(
                 }
                 let curved = |f: &SupportFeature<N>| f.shape() == FeatureShape::Curved;
                 let edge = |f: &SupportFeature<N>| f.shape() == FeatureShape::Edge;
+                let face = |f: &SupportFeature<N>| f.shape() == FeatureShape::Face;
                 // A point of one side: curved, or a vertex (whose exact
                 // normal against an edge family, such as a cone's side,
                 // is the family's normal facing it).
@@ -237,6 +245,19 @@ pub(crate) fn refine_normal<N: Real>(
                     let (axis, cos) = feature_a.edge_directions();
                     let turned = newton_on_circle(pair, &n, &axis, cos, scale)?;
                     consider(with_edge_witness(pair, turned, false)?, &mut best)?;
+                } else if curved(feature_a) && face(feature_b) {
+                    // A curved point beside a face, outside it, with the
+                    // normal near the face's: the answer turns about the
+                    // face's nearest side (a cylinder's rim grazing past
+                    // a box's edge), which the face's normal alone would
+                    // lift onto the face's plane outside the face.
+                    for (e0, e1) in polygon_sides(feature_b) {
+                        consider(side_candidate(pair, &n, true, &e0, &e1, scale)?, &mut best)?;
+                    }
+                } else if face(feature_a) && curved(feature_b) {
+                    for (e0, e1) in polygon_sides(feature_a) {
+                        consider(side_candidate(pair, &n, false, &e0, &e1, scale)?, &mut best)?;
+                    }
                 } else if edge(feature_a) && edge(feature_b) {
                     // The best normal on each edge's circle: for parallel
                     // edge families (a segment beside a cylinder's side)
@@ -272,16 +293,21 @@ pub(crate) fn refine_normal<N: Real>(
     Ok(best)
 }
 
-/// The edge directions of a feature: a face's sides or an edge
+/// The sides of a feature as segments: a face's sides or an edge
 /// ([`corners`] taken in order); none for a point.
-fn polygon_edges<N: Real>(feature: &SupportFeature<N>) -> impl Iterator<Item = Vector3<N>> + '_ {
+fn polygon_sides<N: Real>(feature: &SupportFeature<N>) -> impl Iterator<Item = (Point3<N>, Point3<N>)> + '_ {
     let points = corners(feature);
     let count = match points.len() {
         0 | 1 => 0,
         2 => 1,
         n => n,
     };
-    (0..count).map(move |i| points[(i + 1) % points.len()] - points[i])
+    (0..count).map(move |i| (points[i], points[(i + 1) % points.len()]))
+}
+
+/// The edge directions of a feature ([`polygon_sides`]' directions).
+fn polygon_edges<N: Real>(feature: &SupportFeature<N>) -> impl Iterator<Item = Vector3<N>> + '_ {
+    polygon_sides(feature).map(|(start, end)| end - start)
 }
 
 /// Exact witness points of the cores: on `a`, on `b`, and whether they
@@ -489,24 +515,57 @@ fn with_edge_witness<N: Real>(
     point_is_a: bool,
 ) -> Result<Option<Candidate<N>>, GeomError> {
     let Some(n) = normal else { return Ok(None) };
-    let s = pair.support(&n)?;
     let edge = if point_is_a {
         pair.feature_b(&-n, feature_tolerance())
     } else {
         pair.feature_a(&n, feature_tolerance())
     };
-    let witness = edge.filter(|f| f.shape() == FeatureShape::Edge).map(|f| {
-        let (e0, e1) = (f.points()[0], f.points()[1]);
-        let point = if point_is_a { s.a } else { s.b };
-        let (on_edge, _) = geom_core::distance::closest_point_on_segment(&point, &e0, &e1);
-        let (p, q) = if point_is_a {
-            (point, on_edge)
-        } else {
-            (on_edge, point)
-        };
-        (p, q, n.dot(&(q - p)) > N::zero())
-    });
-    Ok(Some((n, witness)))
+    match edge.filter(|f| f.shape() == FeatureShape::Edge) {
+        Some(f) => with_segment_witness(pair, n, point_is_a, &f.points()[0], &f.points()[1]),
+        None => Ok(Some((n, None))),
+    }
+}
+
+/// The normal `n` for a point against the segment `e0 e1` of the other
+/// side, with the witness pair of [`with_edge_witness`]: the point side's
+/// support point and the segment's point nearest it.
+fn with_segment_witness<N: Real>(
+    pair: &MinkowskiPair<N>,
+    n: Vector3<N>,
+    point_is_a: bool,
+    e0: &Point3<N>,
+    e1: &Point3<N>,
+) -> Result<Option<Candidate<N>>, GeomError> {
+    let s = pair.support(&n)?;
+    let point = if point_is_a { s.a } else { s.b };
+    let (on_edge, _) = geom_core::distance::closest_point_on_segment(&point, e0, e1);
+    let (p, q) = if point_is_a {
+        (point, on_edge)
+    } else {
+        (on_edge, point)
+    };
+    Ok(Some((n, Some((p, q, n.dot(&(q - p)) > N::zero())))))
+}
+
+/// A curved point (on `a` when `point_is_a`) against the side `e0 e1` of
+/// the other side's face: the normal turning about the side from `start`
+/// ([`newton_on_circle`]), with the point and its nearest point on the
+/// side as witnesses.
+fn side_candidate<N: Real>(
+    pair: &MinkowskiPair<N>,
+    start: &Vector3<N>,
+    point_is_a: bool,
+    e0: &Point3<N>,
+    e1: &Point3<N>,
+    scale: N,
+) -> Result<Option<Candidate<N>>, GeomError> {
+    let Some(axis) = try_unit(&(e1 - e0)) else {
+        return Ok(None);
+    };
+    match newton_on_circle(pair, start, &axis, N::zero(), scale)? {
+        Some(n) => with_segment_witness(pair, n, point_is_a, e0, e1),
+        None => Ok(None),
+    }
 }
 
 /// Newton's method on [`residual`] over directions near `start`, for two
