@@ -265,12 +265,6 @@ pub fn closest_points_segment_cuboid<N: Real>(
 /// lying on the face reports both ends of its clipped axis.
 const FLAT_SINE: f64 = 1e-2;
 
-/// Relative preference for face axes over edge axes in the separating-axis
-/// choice (an edge axis must be this much shallower to win), after
-/// Gregorius, "The Separating Axis Test between Convex Polyhedra" (GDC
-/// 2013) and Box2D's `k_relTol`.
-pub(crate) const FACE_BIAS: f64 = 0.02;
-
 /// Contact between a capsule (`a`) and a box (`b`), in the box's frame.
 ///
 /// - Apart (core segment off the box): closest points of segment and box
@@ -280,8 +274,8 @@ pub(crate) const FACE_BIAS: f64 = 0.02;
 ///   the face rectangle and both clipped ends are reported (the capsule
 ///   lying flat gives two points).
 /// - Core meeting the box: the separating axis of least penetration among
-///   the 3 face normals and the 3 `axis × edge` directions (edge axes must
-///   be 2% shallower to win). A face axis clips the core to that face and
+///   the 3 face normals and the 3 `axis × edge` directions (the least
+///   depth is exact; a face axis wins ties within rounding). A face axis clips the core to that face and
 ///   reports the clipped ends with their own depths (`r` plus the depth
 ///   below the face): both when the core lies within a sine of `1e-2` of
 ///   the face, else the deeper one; an edge axis reports the closest points of the core and
@@ -519,8 +513,10 @@ fn least_penetration_axis<N: Real>(
         }
     }
     let face_depth = best.map_or(N::zero(), |(_, depth, _)| depth);
-    let tolerance =
-        face_depth * lit(FACE_BIAS) + N::default_epsilon() * lit(64.0) * (N::one() + h.amax() + r);
+    // The least depth is the exact penetration of the segment's and the
+    // box's Minkowski sum (a polytope whose normals are these axes); a
+    // face wins ties within rounding only.
+    let tolerance = N::default_epsilon() * lit(64.0) * (N::one() + h.amax() + r);
     let mut best_edge: Option<(Vector3<N>, N, Option<usize>)> = None;
     for k in 0..3 {
         let cross = d.cross(&Vector3::ith(k, N::one()));

@@ -13,7 +13,6 @@ use geom_core::distance::closest_points_segment_segment;
 use geom_core::{ContactManifold, ContactPoint, FeatureId, Real, SupportFeature, lit};
 use nalgebra::{Isometry3, Point3, Vector3};
 
-use super::cuboid::FACE_BIAS;
 use super::manifold::{Polygon, clip_features};
 use super::{try_unit, within_margin};
 
@@ -211,6 +210,13 @@ fn depth_along<N: Real>(a: &Polytope<N>, b: &Polytope<N>, axis: &Vector3<N>) -> 
         (-axis, minus)
     }
 }
+
+/// How near (relative) a face axis's depth must be to an edge axis's least
+/// one for the face's clipped points to join the edge contact (boxes
+/// resting a hair off flat), after Gregorius, "The Separating Axis Test
+/// between Convex Polyhedra" (GDC 2013) and Box2D's `k_relTol`. The depth
+/// itself is always the least.
+const FACE_BIAS: f64 = 0.02;
 
 /// The axis a contact comes from.
 #[derive(Clone, Copy, Debug)]

@@ -13,7 +13,7 @@ use geom_core::distance::{
 use geom_core::{ContactManifolds, ContactPoint, FeatureId, Real, lit};
 use nalgebra::{Isometry3, Point3, Vector3};
 
-use super::cuboid::{FACE_BIAS, capsule_exit, capsule_feature, to_world};
+use super::cuboid::{capsule_exit, capsule_feature, to_world};
 use super::polytope::{Polytope, contact_polytopes};
 use super::{exact_when_apart, perpendicular, relative_pose, try_unit, within_margin};
 use crate::{Capsule, Cuboid, Sphere, Triangle};
@@ -208,8 +208,8 @@ fn push_prism_clip<N: Real>(
 ///   face and the axis is within a sine of `1e-2` of the plane, the axis
 ///   clipped to the triangle's prism gives two points.
 /// - Core meeting the triangle: the axis of least penetration among the
-///   face normal, `d × e_k`, `e_k × n` and `d × n` (the face is preferred
-///   unless another axis is 2% shallower). The face axis clips the core
+///   face normal, `d × e_k`, `e_k × n` and `d × n` (the least depth is
+///   exact; the face wins ties within rounding). The face axis clips the core
 ///   to the prism (both ends with their own depths when lying within a
 ///   sine of `1e-2` of the plane, else the deeper end); an edge axis reports the
 ///   closest points of the core and that edge; an in-plane axis the
@@ -394,19 +394,15 @@ fn least_penetration_capsule_triangle<N: Real>(
             .fold(N::zero(), N::max);
     let rounding = N::default_epsilon() * lit(64.0) * scale;
     match (best_face.take(), best_other) {
-        (Some(face), Some(other)) => Some(if other.1 < face.1 - (face.1.abs() * lit(FACE_BIAS) + rounding) {
-            other
-        } else {
-            face
-        }),
+        (Some(face), Some(other)) => Some(if other.1 < face.1 - rounding { other } else { face }),
         (face, other) => face.or(other),
     }
 }
 
 /// Contact between a box (`a`) and a triangle (`b`), in the box's frame:
 /// the separating-axis test over the triangle normal, the 3 box face
-/// normals and the 9 edge × edge directions (the triangle's faces and the
-/// edge axes must be 2% shallower than the box's faces to win), then the
+/// normals and the 9 edge × edge directions (the least depth is exact;
+/// ties within rounding prefer the box's faces, then the triangle's), then the
 /// incident face clipped against the reference face (up to four points),
 /// or the closest points of two edges. A degenerate triangle has no face
 /// axis. Features: box faces/edges; triangle `Face(0)`/`Face(1)` (front,
