@@ -11,10 +11,13 @@
 //! edges and edges next to a hole are always active. A vertex is active
 //! when any edge touching it is.
 
-use geom_core::Real;
-use nalgebra::Vector3;
+use geom_core::distance::closest_point_on_triangle;
+use geom_core::{FeatureId, Real};
+use geom_prims::Triangle;
+use nalgebra::{Point3, Vector3};
 
 use crate::bits::Bits;
+use crate::contact::segment::{Region, region_of};
 use crate::heightfield::{HeightField, TriangleId};
 
 /// The default threshold between a flat and an active convex edge.
@@ -88,6 +91,59 @@ impl<N: Real> HeightField<N> {
     #[inline]
     pub fn is_vertex_active(&self, i: usize, j: usize) -> bool {
         self.active.vertices.get(i * self.cols + j)
+    }
+
+    /// The region of triangle `id` (`triangle`) holding `point` (on it,
+    /// weights within `√ε` of zero counting as zero) and, for a vertex,
+    /// its sample.
+    fn region_at(
+        &self,
+        id: TriangleId,
+        triangle: &Triangle<N>,
+        point: &Point3<N>,
+    ) -> (Region, (usize, usize)) {
+        let (_, weights) = closest_point_on_triangle(point, &triangle.a, &triangle.b, &triangle.c);
+        let region = region_of(&weights, N::default_epsilon().sqrt());
+        let (i, j) = self.cell_coords(id.cell());
+        let sample = match region {
+            Region::Vertex(k) => self.triangle_samples(i, j, id.half())[k],
+            _ => (i, j),
+        };
+        (region, sample)
+    }
+
+    /// The feature id of the active internal edge or vertex (a convex bend
+    /// of the terrain) holding `point` (on the triangle), if it is on one.
+    pub(crate) fn ridge_feature(
+        &self,
+        id: TriangleId,
+        triangle: &Triangle<N>,
+        point: &Point3<N>,
+    ) -> Option<FeatureId> {
+        let (i, j) = self.cell_coords(id.cell());
+        match self.region_at(id, triangle, point) {
+            (Region::Face, _) => None,
+            (Region::Edge(k), _) => (self.is_edge_active(id, k)
+                && self.edge_neighbor(i, j, id.half(), k).is_some())
+            .then_some(FeatureId::Edge(3 * id.0 + k as u32)),
+            (Region::Vertex(_), (si, sj)) => {
+                let interior = si > 0 && sj > 0 && si + 1 < self.rows() && sj + 1 < self.cols();
+                (interior && self.is_vertex_active(si, sj))
+                    .then_some(FeatureId::Vertex((si * self.cols() + sj) as u32))
+            }
+        }
+    }
+
+    /// Whether a contact at `point` (on triangle `id`) may take its own
+    /// normal: on an active edge or vertex (boundary ones included); on
+    /// the face or a flat or concave edge the face's normal is the
+    /// contact's (Jolt's `ActiveEdges::FixNormal`).
+    pub(crate) fn keeps_own_normal(&self, id: TriangleId, triangle: &Triangle<N>, point: &Point3<N>) -> bool {
+        match self.region_at(id, triangle, point) {
+            (Region::Face, _) => false,
+            (Region::Edge(k), _) => self.is_edge_active(id, k),
+            (Region::Vertex(_), (si, sj)) => self.is_vertex_active(si, sj),
+        }
     }
 
     /// The unit upward normal of triangle `half` of cell `(i, j)`.

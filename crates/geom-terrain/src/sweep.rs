@@ -60,8 +60,24 @@ pub fn sweep_heightfield<N: Real>(
     let local_motion = matrix.vector_to_local(motion);
     let swept = local_mover.swept_aabb(&local_motion);
     let mut best: Option<SweepHit<N>> = None;
-    for (_, triangle) in field.triangles_in_aabb(&swept) {
-        let hit = local_mover.sweep_triangle(&local_motion, &triangle);
+    for (id, triangle) in field.triangles_in_aabb(&swept) {
+        let hit = local_mover.sweep_triangle(&local_motion, &triangle).map(|hit| {
+            // A hit on a flat or concave edge or vertex takes the face's
+            // normal: such a feature is reached with the face (a sphere
+            // landing beside a flat diagonal touches the plane first, by
+            // less than the rounding of the time, and the edge's normal
+            // would tilt by the offset over the radius).
+            if field.keeps_own_normal(id, &triangle, &hit.point) {
+                return hit;
+            }
+            let face = crate::heightfield::face_normal(&triangle);
+            let normal = if face.dot(&hit.normal) < N::zero() {
+                -face
+            } else {
+                face
+            };
+            SweepHit { normal, ..hit }
+        });
         best = SweepHit::earliest(best, hit);
     }
     best.map(|hit| SweepHit {

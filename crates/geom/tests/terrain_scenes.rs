@@ -4,7 +4,9 @@
 //! resting boxes report their four corners at the exact depth, standing
 //! cylinders their rim, hovering spheres one point, every normal the
 //! face's; distances and closest points match the height above ground;
-//! shapes across the terrain's border leave by the smaller push.
+//! shapes across the terrain's border leave by the smaller push; capsules,
+//! spheres, boxes and cylinders swept down stop at the exact time, in
+//! `f64` and `f32`.
 
 use geom::prelude::*;
 
@@ -332,4 +334,142 @@ fn shapes_lying_across_the_border_are_pushed_up() {
             }
         }
     }
+}
+
+/// Shapes swept down (and sideways) onto flat ground, in `N`: the first
+/// contact is where the lowest point reaches the ground, a time known
+/// exactly from the scene; the sweep stops within 16 ε of the local size
+/// (the shape's box and the motion) of it, never past it, with the
+/// ground's normal and a point on the ground under the lowest point.
+fn shapes_swept_down_stop_at_the_exact_time<N: geom::Real + Into<f64>>(
+    kinds: &[&str],
+    normal_tolerance: f64,
+) {
+    let table = geom::default_dispatcher::<N>();
+    let n = |x: f64| nalgebra::convert::<f64, N>(x);
+    let ground = HeightField::try_from_desc(HeightFieldDesc::new(
+        Point3::new(n(0.0), n(LEVEL), n(0.0)),
+        [n(1.0), n(1.0)],
+        SIZE,
+        SIZE,
+        vec![n(0.0); SIZE * SIZE],
+    ))
+    .unwrap();
+    let id = Isometry3::identity();
+    let epsilon: f64 = N::default_epsilon().into();
+    let mut rng = Rng(0x3C6E_F372_FE94_F82B);
+    for k in 0..POSES {
+        let radius = rng.uniform(0.05, 0.6);
+        let length = rng.uniform(0.0, 3.0);
+        // Any tilt, lying flat one pose in four.
+        let tilt = if k % 4 == 0 { 0.0 } else { rng.uniform(-1.5, 1.5) };
+        let yaw = rng.uniform(0.0, 6.3);
+        let axis = Vector3::new(yaw.cos() * tilt.cos(), tilt.sin(), yaw.sin() * tilt.cos()) * (0.5 * length);
+        // Clear of the ground by up to 5 (the box's corners reach
+        // farthest).
+        let reach = (2.0 * radius * radius + (0.5 * length + radius).powi(2)).sqrt();
+        let center = Vector3::new(
+            rng.uniform(4.0, 12.0),
+            LEVEL + reach + rng.uniform(1e-3, 5.0),
+            rng.uniform(4.0, 12.0),
+        );
+        // Deep enough for every shape: none has its lowest point above
+        // its centre.
+        let fall = (center.y - LEVEL) * rng.uniform(1.0, 3.0);
+        let motion64 = Vector3::new(rng.uniform(-1.0, 1.0), -fall, rng.uniform(-1.0, 1.0));
+        let rotation = nalgebra::UnitQuaternion::rotation_between(&Vector3::y(), &axis)
+            .unwrap_or_else(nalgebra::UnitQuaternion::identity);
+        let pose: Isometry3<N> = nalgebra::convert(Isometry3::from_parts(center.into(), rotation));
+        let motion: Vector3<N> = motion64.map(n);
+        // The scene as `N` holds it, in f64 for the exact answer.
+        let pose64 = Isometry3::from_parts(
+            Translation3::from(pose.translation.vector.map(|c| c.into())),
+            nalgebra::UnitQuaternion::new_unchecked(nalgebra::Quaternion::from(
+                pose.rotation.coords.map(|c| c.into()),
+            )),
+        );
+        let motion64: Vector3<f64> = motion.map(|c| c.into());
+        let half_length = n(0.5 * length);
+        let r = n(radius);
+        let shapes = |half_length: f64, r: f64| -> Vec<(&str, Box<dyn Shape<f64>>)> {
+            let (bottom, top) = (
+                Point3::new(0.0, -half_length, 0.0),
+                Point3::new(0.0, half_length, 0.0),
+            );
+            vec![
+                ("capsule", Box::new(Capsule::from_points(bottom, top, r))),
+                ("sphere", Box::new(Sphere::new(r))),
+                ("box", Box::new(Cuboid::new(Vector3::new(r, half_length + r, r)))),
+                (
+                    "cylinder",
+                    Box::new(Cylinder::from_points(
+                        bottom - Vector3::y() * r,
+                        top + Vector3::y() * r,
+                        r,
+                    )),
+                ),
+            ]
+        };
+        let shapes64 = shapes(half_length.into(), r.into());
+        let (bottom, top) = (
+            Point3::new(n(0.0), -half_length, n(0.0)),
+            Point3::new(n(0.0), half_length, n(0.0)),
+        );
+        let capsule = Capsule::from_points(bottom, top, r);
+        let sphere = Sphere::new(r);
+        let cuboid = Cuboid::new(Vector3::new(r, half_length + r, r));
+        let cylinder = Cylinder::from_points(bottom - Vector3::y() * r, top + Vector3::y() * r, r);
+        for &kind in kinds {
+            let shape: &dyn Shape<N> = match kind {
+                "capsule" => &capsule,
+                "sphere" => &sphere,
+                "box" => &cuboid,
+                "cylinder" => &cylinder,
+                _ => unreachable!(),
+            };
+            let shape64 = &shapes64.iter().find(|(name, _)| *name == kind).unwrap().1;
+            let lowest = shape64.support(&pose64, &-Vector3::y()).unwrap();
+            let exact = (lowest.y - LEVEL) / -motion64.y;
+            let context = format!(
+                "{kind} {k}: radius {radius} length {length} tilt {tilt} at {center:?} by {motion64:?}"
+            );
+            let hit = geom::sweep_shape(shape, &pose, &motion, &ground, &id, &table)
+                .unwrap()
+                .unwrap_or_else(|| panic!("{context}: no hit"));
+            let toi: f64 = hit.toi.into();
+            let aabb = shape.aabb(&pose);
+            let size: f64 = (aabb.maxs - aabb.mins).norm().into();
+            let local = size + motion64.norm();
+            // The gap left along the ground's normal (the sweep stops
+            // when the shapes are within its tolerance; the positions
+            // themselves carry ε of their size).
+            let gap = (toi - exact) * -motion64.y;
+            assert!(
+                gap.abs() <= 16.0 * epsilon * local + 4.0 * epsilon * center.norm(),
+                "{context}: toi {toi} vs {exact} (gap {:e} ε·local)",
+                gap / (epsilon * local)
+            );
+            let normal: Vector3<f64> = hit.normal.map(|c| c.into());
+            assert!(
+                (normal - up()).norm() <= normal_tolerance,
+                "{context}: normal {normal:?}"
+            );
+            let point_y: f64 = hit.point.y.into();
+            assert!(
+                (point_y - LEVEL).abs() <= 16.0 * epsilon * local,
+                "{context}: point {:?}",
+                hit.point
+            );
+        }
+    }
+}
+
+#[test]
+fn shapes_swept_down_onto_flat_ground_stop_at_the_exact_time_f64() {
+    shapes_swept_down_stop_at_the_exact_time::<f64>(&["capsule", "sphere", "box", "cylinder"], 1e-9);
+}
+
+#[test]
+fn shapes_swept_down_onto_flat_ground_stop_at_the_exact_time_f32() {
+    shapes_swept_down_stop_at_the_exact_time::<f32>(&["capsule", "sphere", "box", "cylinder"], 1e-5);
 }

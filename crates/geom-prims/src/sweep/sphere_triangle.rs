@@ -2,7 +2,7 @@
 
 use geom_core::distance::closest_point_on_triangle;
 use geom_core::quadratic::ray_cast_sphere;
-use geom_core::{Ray, Real};
+use geom_core::{Ray, Real, lit};
 use nalgebra::{Point3, Vector3};
 
 use super::{SweepHit, all_finite, unit};
@@ -95,8 +95,13 @@ pub(crate) fn sweep_sphere_triangle_relative<N: Real>(
             let toi = (plane_distance - radius) / approach_speed;
             if toi <= one {
                 let touch = Point3::from(motion * toi - outward * radius);
-                let (_, weights) = closest_point_on_triangle(&touch, a, b, c);
-                if weights.iter().all(|&w| w > zero) {
+                // On the triangle to rounding: a touch on an edge (a sphere
+                // landing on a flat terrain's diagonal) is the face's
+                // contact too, and the edge's quadratic has a double root
+                // there (its point only to √ε).
+                let (closest, _) = closest_point_on_triangle(&touch, a, b, c);
+                let size = touch.coords.norm() + a.coords.norm().max(b.coords.norm()).max(c.coords.norm());
+                if (touch - closest).norm() <= N::default_epsilon() * lit(4.0) * size {
                     return Some(SweepHit {
                         toi,
                         point: touch,

@@ -24,7 +24,6 @@
 //!   border leaves by the wall, one lying across the border leaves up.
 
 use geom_core::dispatch::DispatchTable;
-use geom_core::distance::closest_point_on_triangle;
 use geom_core::pose::PoseMatrix;
 use geom_core::{
     ContactCandidate, ContactManifolds, ContactPoint, FeatureId, GeomError, Real, Shape, SupportFeature,
@@ -33,7 +32,6 @@ use geom_prims::Triangle;
 use nalgebra::{Isometry3, Point3, Vector3};
 
 use super::reduce;
-use super::segment::{Region, region_of};
 use crate::{HeightField, TriangleId};
 
 /// Contacts between a heightfield (`a`) at `field_pose` and a convex
@@ -140,7 +138,7 @@ fn triangle_candidates<N: Real>(
         else {
             continue;
         };
-        let Some(feature) = ridge_feature(field, id, triangle, &deepest.point_a) else {
+        let Some(feature) = field.ridge_feature(id, triangle, &deepest.point_a) else {
             continue;
         };
         if manifold.normal.dot(&face_normal) < N::zero() {
@@ -183,29 +181,6 @@ fn triangle_candidates<N: Real>(
         candidates,
     );
     Ok(())
-}
-
-/// The feature id of the active internal edge or vertex (a convex bend of
-/// the terrain) holding `point` (on the triangle), if it is on one.
-fn ridge_feature<N: Real>(
-    field: &HeightField<N>,
-    id: TriangleId,
-    triangle: &Triangle<N>,
-    point: &Point3<N>,
-) -> Option<FeatureId> {
-    let (_, weights) = closest_point_on_triangle(point, &triangle.a, &triangle.b, &triangle.c);
-    let (i, j) = field.cell_coords(id.cell());
-    match region_of(&weights, N::default_epsilon().sqrt()) {
-        Region::Face => None,
-        Region::Edge(k) => (field.is_edge_active(id, k) && field.edge_neighbor(i, j, id.half(), k).is_some())
-            .then_some(FeatureId::Edge(3 * id.0 + k as u32)),
-        Region::Vertex(k) => {
-            let (si, sj) = field.triangle_samples(i, j, id.half())[k];
-            let interior = si > 0 && sj > 0 && si + 1 < field.rows() && sj + 1 < field.cols();
-            (interior && field.is_vertex_active(si, sj))
-                .then_some(FeatureId::Vertex((si * field.cols() + sj) as u32))
-        }
-    }
 }
 
 /// The contacts up through the face: the shape's feature most aligned with

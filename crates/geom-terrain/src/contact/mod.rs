@@ -37,7 +37,7 @@ mod capsule;
 mod convex;
 mod reach;
 mod reduce;
-mod segment;
+pub(crate) mod segment;
 mod sphere;
 
 pub use capsule::{contact_capsule_heightfield, contact_heightfield_capsule};
