@@ -1,6 +1,8 @@
 //! Spheres, capsules, boxes and a cylinder dropped on a heightfield and
-//! left to settle, with contacts from `geom::default_dispatcher()` and a
-//! small sequential-impulse solver (`sim.rs`).
+//! left to settle, and on a flat terrace a stack of three boxes, a
+//! standing cylinder and a cone on its base, with contacts from
+//! `geom::default_dispatcher()` and a small sequential-impulse solver
+//! (`sim.rs`).
 //!
 //! ```sh
 //! cargo run --release -p geom --example rigid_bodies [-- out/rigid_bodies.png]
@@ -78,7 +80,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
 const WIDTH: usize = 1200;
 const HEIGHT: usize = 450;
-const COLORS: [[u8; 3]; 11] = [
+const COLORS: [[u8; 3]; 16] = [
     [230, 25, 75],
     [60, 180, 75],
     [0, 130, 200],
@@ -90,6 +92,11 @@ const COLORS: [[u8; 3]; 11] = [
     [0, 0, 128],
     [170, 110, 40],
     [0, 0, 0],
+    [128, 0, 0],
+    [0, 128, 128],
+    [255, 225, 25],
+    [100, 100, 255],
+    [250, 190, 212],
 ];
 
 /// Two panels: the centres' paths seen from above over the ground's
@@ -102,8 +109,9 @@ fn write_plot(
 ) -> Result<(), Box<dyn std::error::Error>> {
     let mut pixels = vec![[255u8; 3]; WIDTH * HEIGHT];
     let panel = WIDTH / 2;
-    // Left panel: x right, z down, 8 m each side of the origin.
-    let (half, size) = (8.0, HEIGHT as f64 - 40.0);
+    // Left panel: x right, z down, 10 m each side of the origin (the
+    // terrace included).
+    let (half, size) = (10.0, HEIGHT as f64 - 40.0);
     let to_top = |x: f64, z: f64| {
         (
             (panel as f64 - size) / 2.0 + (x + half) / (2.0 * half) * size,

@@ -133,6 +133,26 @@ impl Body {
         )
     }
 
+    /// A solid cone along its local y axis, apex up, unit density: the
+    /// centre of mass (the origin) a quarter of the height above the base.
+    pub fn cone(name: &str, radius: f64, height: f64, pose: Isometry3<f64>) -> Self {
+        let mass = std::f64::consts::PI * radius * radius * height / 3.0;
+        let axial = 0.3 * mass * radius * radius;
+        let across = mass * (3.0 / 20.0 * radius * radius + 3.0 / 80.0 * height * height);
+        let shape = Cone::from_points(
+            Point3::new(0.0, 0.75 * height, 0.0),
+            Point3::new(0.0, -0.25 * height, 0.0),
+            radius,
+        );
+        Body::new(
+            name.into(),
+            Box::new(shape),
+            mass,
+            Vector3::new(across, axial, across),
+            pose,
+        )
+    }
+
     /// The centre of mass, world frame.
     pub fn center(&self) -> Point3<f64> {
         Point3::from(self.pose.translation.vector)
@@ -443,16 +463,33 @@ impl World {
     }
 }
 
+/// Where the ground has a flat terrace (centre, flat radius, radius where
+/// the bowl takes over again).
+pub const TERRACE: (f64, f64, f64, f64) = (6.5, -6.5, 3.0, 4.5);
+
 /// The scene of the example and its test: a bowl of rolling bumps,
-/// 24 m × 24 m, and eleven bodies dropped from 2–6 m, some onto others.
+/// 24 m × 24 m, eleven bodies dropped from 2–6 m, some onto others, and
+/// on a flat terrace a stack of three boxes, a standing cylinder and a
+/// cone on its base, set down a hair above their supports.
 pub fn demo_world() -> World {
     let (rows, cols, cell) = (49, 49, 0.5);
     let origin = Point3::new(-12.0, 0.0, -12.0);
+    let bowl = |x: f64, z: f64| 0.012 * (x * x + z * z) + 0.25 * (0.8 * x).sin() * (0.6 * z).cos();
+    let (tx, tz, flat, outer) = TERRACE;
+    let level = bowl(tx, tz);
     let mut heights = Vec::with_capacity(rows * cols);
     for i in 0..rows {
         for j in 0..cols {
             let (x, z) = (origin.x + i as f64 * cell, origin.z + j as f64 * cell);
-            heights.push(0.012 * (x * x + z * z) + 0.25 * (0.8 * x).sin() * (0.6 * z).cos());
+            // The terrace's weight: 1 within `flat`, easing to 0 at `outer`.
+            let r = ((x - tx).powi(2) + (z - tz).powi(2)).sqrt();
+            let s = ((outer - r) / (outer - flat)).clamp(0.0, 1.0);
+            let weight = s * s * (3.0 - 2.0 * s);
+            heights.push(if weight == 1.0 {
+                level
+            } else {
+                bowl(x, z) * (1.0 - weight) + level * weight
+            });
         }
     }
     let ground = HeightField::try_from_desc(HeightFieldDesc::new(origin, [cell, cell], rows, cols, heights))
@@ -463,7 +500,10 @@ pub fn demo_world() -> World {
             UnitQuaternion::from_euler_angles(tilt, 0.7 * tilt, 0.3 * tilt),
         )
     };
-    let bodies = vec![
+    let gap = 0.002;
+    let yawed = |x: f64, y: f64, z: f64, yaw: f64| Isometry3::new(Vector3::new(x, y, z), Vector3::y() * yaw);
+    let layer = Vector3::new(0.5, 0.2, 0.4);
+    let mut bodies = vec![
         Body::sphere("sphere 1", 0.4, at(-3.0, 3.0, -2.0, 0.0)),
         Body::sphere("sphere 2", 0.3, at(2.5, 4.0, 1.0, 0.0)),
         Body::sphere("sphere 3", 0.5, at(0.2, 2.5, 3.5, 0.0)),
@@ -476,5 +516,25 @@ pub fn demo_world() -> World {
         Body::cuboid("box 3", Vector3::new(0.6, 0.2, 0.4), at(0.0, 2.0, 0.0, 0.2)),
         Body::cylinder("cylinder", 0.35, 0.4, at(-0.5, 6.0, -3.0, 0.6)),
     ];
+    for (k, yaw) in [0.0, 0.3, -0.2].into_iter().enumerate() {
+        let y = level + layer.y * (2 * k + 1) as f64 + gap * (k + 1) as f64;
+        bodies.push(Body::cuboid(
+            &format!("stack {}", k + 1),
+            layer,
+            yawed(tx, y, tz, yaw),
+        ));
+    }
+    bodies.push(Body::cylinder(
+        "standing cylinder",
+        0.3,
+        0.5,
+        yawed(tx + 1.6, level + 0.5 + gap, tz + 0.4, 0.0),
+    ));
+    bodies.push(Body::cone(
+        "standing cone",
+        0.45,
+        1.0,
+        yawed(tx - 1.4, level + 0.25 + gap, tz - 0.8, 0.0),
+    ));
     World::new(ground, bodies)
 }
