@@ -413,17 +413,18 @@ fn settle<N: Real>(pair: &MinkowskiPair<N>, start: &Vector3<N>, scale: N) -> Res
         // Apart: the normal is the direction of the exact pair, the
         // cores' when the refinement gave them (their difference is the
         // gap plus the radii, far above its rounding for rounded shapes a
-        // hair apart), else the witness points'. Cores themselves a hair
-        // apart (two touching segments) have a direction of rounding
-        // only: it is kept only where it separates the cores as well as
-        // the refined normal does, to rounding.
+        // hair apart), else the witness points'. Points themselves a hair
+        // apart (two touching segments, a box's corner on a triangle)
+        // have a direction of rounding only: it is kept only where it
+        // separates the cores as well as the refined normal does, to
+        // rounding.
         let noise = N::default_epsilon() * nalgebra::convert::<f64, N>(8.0) * scale;
+        let separating = |direction: &Vector3<N>| {
+            refine::separation(pair, direction).is_ok_and(|value| value >= refined.separation - noise)
+        };
         match refined.witness {
             Some((core_a, core_b, true)) => {
-                let direction = try_unit(&(core_b - core_a)).filter(|direction| {
-                    refine::separation(pair, direction).is_ok_and(|value| value >= refined.separation - noise)
-                });
-                if let Some(normal) = direction {
+                if let Some(normal) = try_unit(&(core_b - core_a)).filter(separating) {
                     return Ok(Settled {
                         normal,
                         depth,
@@ -437,7 +438,7 @@ fn settle<N: Real>(pair: &MinkowskiPair<N>, start: &Vector3<N>, scale: N) -> Res
             }
             _ => {
                 let between = points.1 - points.0;
-                if let Some(normal) = try_unit(&between) {
+                if let Some(normal) = try_unit(&between).filter(separating) {
                     return Ok(Settled {
                         normal,
                         depth: -geom_core::ray::length_without_overflow(&between),
