@@ -473,3 +473,82 @@ fn shapes_swept_down_onto_flat_ground_stop_at_the_exact_time_f64() {
 fn shapes_swept_down_onto_flat_ground_stop_at_the_exact_time_f32() {
     shapes_swept_down_stop_at_the_exact_time::<f32>(&["capsule", "sphere", "box", "cylinder"], 1e-5);
 }
+
+/// Shapes that start sunk into flat ground and move further in: the hit is
+/// at `toi = 0` with the deepest penetration's normal (the ground's) and a
+/// point on the ground (Jolt: "deepest penetration at fraction 0"), not a
+/// grid vertex.
+#[test]
+fn shapes_starting_in_the_ground_report_the_deepest_penetration() {
+    let table = geom::default_dispatcher::<f64>();
+    let ground = flat(SIZE, LEVEL);
+    let id = Isometry3::identity();
+    let mut rng = Rng(0xA54F_F53A_5F1D_36F1);
+    for k in 0..POSES {
+        let radius = rng.uniform(0.1, 0.6);
+        let half_length = rng.uniform(0.0, 1.0);
+        let depth = rng.uniform(0.01, 0.9) * radius;
+        let yaw = rng.uniform(0.0, 6.3);
+        // Lying flat (its axis along the ground) so the deepest part is a
+        // whole line or face, or standing.
+        let lying = k % 2 == 0;
+        let rotation = if lying {
+            nalgebra::UnitQuaternion::from_scaled_axis(Vector3::y() * yaw)
+                * nalgebra::UnitQuaternion::from_scaled_axis(Vector3::z() * std::f64::consts::FRAC_PI_2)
+        } else {
+            nalgebra::UnitQuaternion::from_scaled_axis(Vector3::y() * yaw)
+        };
+        let (bottom, top) = (
+            Point3::new(0.0, -half_length, 0.0),
+            Point3::new(0.0, half_length, 0.0),
+        );
+        let capsule = Capsule::from_points(bottom, top, radius);
+        let sphere = Sphere::new(radius);
+        let cuboid = Cuboid::new(Vector3::new(radius, half_length + radius, radius));
+        let cylinder = Cylinder::from_points(
+            bottom - Vector3::y() * radius,
+            top + Vector3::y() * radius,
+            radius,
+        );
+        let motion = Vector3::new(
+            rng.uniform(-0.5, 0.5),
+            -rng.uniform(0.1, 1.0),
+            rng.uniform(-0.5, 0.5),
+        );
+        let (x, z) = (rng.uniform(4.0, 12.0), rng.uniform(4.0, 12.0));
+        for (name, shape) in [
+            ("capsule", &capsule as &dyn Shape<f64>),
+            ("sphere", &sphere),
+            ("box", &cuboid),
+            ("cylinder", &cylinder),
+        ] {
+            let probe = Isometry3::from_parts(Translation3::new(x, 0.0, z), rotation);
+            let lowest = shape.support(&probe, &-Vector3::y()).unwrap().y;
+            let pose = Isometry3::from_parts(Translation3::new(x, LEVEL - lowest - depth, z), rotation);
+            let context = format!("{name} {k}: depth {depth} at {pose:?}");
+            let hit = geom::sweep_shape(shape, &pose, &motion, &ground, &id, &table)
+                .unwrap()
+                .unwrap_or_else(|| panic!("{context}: no hit"));
+            assert_eq!(hit.toi, 0.0, "{context}");
+            assert!(
+                (hit.normal - up()).norm() <= 1e-9,
+                "{context}: normal {:?}",
+                hit.normal
+            );
+            assert!(
+                (hit.point.y - LEVEL).abs() <= 1e-9,
+                "{context}: point {:?}",
+                hit.point
+            );
+            // Under the shape: the point is within the shape's outline
+            // seen from above (its distance to the shape is the depth at
+            // most, along the normal).
+            let distance = shape.distance(&pose, &hit.point).unwrap();
+            assert!(
+                distance <= 1e-9,
+                "{context}: point {:?} outside the shape ({distance})",
+                hit.point
+            );
+        }
+    }
+}
