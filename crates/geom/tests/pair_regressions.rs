@@ -132,3 +132,103 @@ fn cylinders_and_cones_resting_on_a_box_get_a_rim_manifold() {
         }
     }
 }
+
+/// A capsule whose core passes through a triangle (found by the
+/// `pair_oracle` fuzz target): at one rotation the core–triangle closest
+/// points came out 1e-17 apart instead of 0, and their noise direction
+/// became the normal (depth `r`, a point 0.07 inside the capsule). Two
+/// renderings of the same rotation, 1e-16 apart, must give the same
+/// contact, with its points on the shapes.
+#[test]
+fn a_capsule_core_through_a_triangle_takes_the_separating_axis() {
+    use nalgebra::Quaternion;
+    let coords = (
+        0.15688529070603685,
+        -0.7715021677290688,
+        0.5730220305741236,
+        0.22763383585516941,
+    );
+    let capsule = Capsule::from_points(
+        Point3::new(-1.4185516834259033, -0.023251058533787727, -0.07157852500677109),
+        Point3::new(1.4185516834259033, 0.023251058533787727, 0.07157852500677109),
+        0.351102739572525,
+    );
+    let triangle = Triangle::new(
+        Point3::new(-0.23482760787010193, 1.1737490892410278, 0.4468896687030792),
+        Point3::new(1.1667228937149048, 0.3716747462749481, 0.18367256224155426),
+        Point3::new(-0.6539115905761719, -0.21579381823539734, -0.45298296213150024),
+    );
+    let pose_b = Isometry3::from_parts(
+        Translation3::new(-1.4065834283828735, 1.1529630422592163, -0.449624240398407),
+        UnitQuaternion::new_unchecked(Quaternion::new(
+            0.48427145268873495,
+            -0.4800288762537063,
+            0.5805627743856622,
+            0.4449722497762852,
+        )),
+    );
+    let translation = Translation3::new(-2.700385093688965, 1.079345941543579, 0.6153745651245117);
+    let quaternion = Quaternion::new(coords.3, coords.0, coords.1, coords.2);
+    let mut answers = Vec::new();
+    for rotation in [
+        UnitQuaternion::new_unchecked(quaternion),
+        UnitQuaternion::new_normalize(quaternion),
+    ] {
+        let pose_a = Isometry3::from_parts(translation, rotation);
+        let mut out = ContactManifolds::new();
+        table()
+            .contact(&capsule, &pose_a, &triangle, &pose_b, 0.0, &mut out)
+            .unwrap();
+        let (normal, point) = deepest(&out);
+        assert!(
+            capsule.distance(&pose_a, &point.point_a).unwrap().abs() <= 1e-12,
+            "{point:?}"
+        );
+        assert!(
+            triangle.distance(&pose_b, &point.point_b).unwrap().abs() <= 1e-12,
+            "{point:?}"
+        );
+        answers.push((normal, point.depth));
+    }
+    assert!((answers[0].0 - answers[1].0).norm() <= 1e-9, "{answers:?}");
+    assert!((answers[0].1 - answers[1].1).abs() <= 1e-12, "{answers:?}");
+    // Deeper than the radius: the core crosses the triangle's plane.
+    assert!(answers[0].1 > capsule.radius + 0.05, "{answers:?}");
+}
+
+/// A sphere whose centre lies on a turned triangle, to the rounding of
+/// the pose (about 1e-16 off its plane): the normal is the face's and the
+/// depth the radius, not the direction of a rounding-sized offset.
+#[test]
+fn a_sphere_centred_on_a_turned_triangle_leaves_along_the_face_normal() {
+    let triangle = Triangle::new(
+        Point3::new(-1.3, 0.2, 0.1),
+        Point3::new(1.1, -0.4, 0.3),
+        Point3::new(0.2, 1.7, -0.5),
+    );
+    let face = (triangle.b - triangle.a)
+        .cross(&(triangle.c - triangle.a))
+        .normalize();
+    let sphere = Sphere::new(0.25);
+    let mut out = ContactManifolds::new();
+    for k in 0..200 {
+        let angle = 0.05 * k as f64;
+        let pose = Isometry3::new(
+            Vector3::new(3.7, -2.1, 0.9),
+            Vector3::new(angle, 0.3 * angle, -0.7 * angle),
+        );
+        let (u, v) = (0.1 + 0.002 * k as f64, 0.3);
+        let local = triangle.a + (triangle.b - triangle.a) * u + (triangle.c - triangle.a) * v;
+        let center = pose * local;
+        let sphere_pose =
+            Isometry3::from_parts(Translation3::from(center.coords), UnitQuaternion::identity());
+        table()
+            .contact(&sphere, &sphere_pose, &triangle, &pose, 0.0, &mut out)
+            .unwrap();
+        let (normal, point) = deepest(&out);
+        let world_face = pose.rotation * face;
+        let off = (normal - world_face).norm().min((normal + world_face).norm());
+        assert!(off <= 1e-9, "{k}: normal {normal:?}, face {world_face:?}");
+        assert!((point.depth - 0.25).abs() <= 1e-12, "{k}: {point:?}");
+    }
+}

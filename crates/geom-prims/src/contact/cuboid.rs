@@ -300,7 +300,12 @@ pub fn contact_capsule_cuboid<N: Real>(
     let has_length = d != Vector3::zeros();
     let (t, on_segment, on_box) = closest_points_segment_cuboid(&p0, &p1, &h);
     let first = out.len();
-    match try_unit(&(on_box - on_segment)) {
+    // A core through the box may come out a rounding-sized distance apart,
+    // whose direction is noise: that is the separating-axis case.
+    let scale = N::one() + p0.coords.amax().max(p1.coords.amax()).max(h.amax());
+    let rounding = N::default_epsilon() * lit(64.0) * scale;
+    let between = on_box - on_segment;
+    match try_unit(&between).filter(|_| between.norm() > rounding) {
         Some(normal) => {
             let distance = (on_box - on_segment).norm();
             let depth = r - distance;

@@ -54,8 +54,10 @@ fn touching_normal<N: Real>(triangle: &Triangle<N>, fallback: Vector3<N>) -> Vec
 
 /// Contact between a sphere (`a`) and a triangle (`b`), in the triangle's
 /// frame: the closest point of the triangle to the centre (Ericson RTCD
-/// §5.1.5), normal from the centre to it, depth `r − distance`. A centre
-/// exactly on the triangle leaves by the front: normal `−n̂` with
+/// §5.1.5), normal from the centre to it, depth `r − distance`; over the
+/// face the normal is the face's and the depth `r − |height|` (exact
+/// where the direction to the projection would carry its rounding). A
+/// centre exactly on the triangle leaves by the front: normal `−n̂` with
 /// `n = (b − a) × (c − a)`, depth `r` (for a degenerate triangle, a fixed
 /// perpendicular of its longest edge, or `+y` of the sphere's frame).
 /// Features: the sphere's `Face(0)`; the triangle's face side, edge or
@@ -71,15 +73,27 @@ pub fn contact_sphere_triangle<N: Real>(
     let center = Point3::from(relative_pose(pose_b, pose_a).translation.vector);
     let (on_triangle, weights) = closest_point_on_triangle(&center, &b.a, &b.b, &b.c);
     let delta = on_triangle - center;
-    let (normal, depth) = match try_unit(&delta) {
-        Some(unit) => (unit, a.radius - delta.norm()),
-        None => {
-            let fallback = pose_b
-                .rotation
-                .inverse_transform_vector(&(pose_a.rotation * Vector3::y()));
-            (touching_normal(b, fallback), a.radius)
-        }
-    };
+    let face_unit = try_unit(&(b.b - b.a).cross(&(b.c - b.a)));
+    let in_face = weights.iter().all(|w| *w > N::zero());
+    // Over the face the normal is the face's and the depth comes from
+    // the centre's height: the direction to the projected point is only
+    // as good as the projection's rounding over the height (noise for a
+    // centre a hair from the plane).
+    let over_face = face_unit.filter(|_| in_face).map(|n| {
+        let height = n.dot(&(center - b.a));
+        let normal = if height < N::zero() { n } else { -n };
+        (normal, a.radius - height.abs())
+    });
+    let (normal, depth) =
+        match over_face.or_else(|| try_unit(&delta).map(|unit| (unit, a.radius - delta.norm()))) {
+            Some(answer) => answer,
+            None => {
+                let fallback = pose_b
+                    .rotation
+                    .inverse_transform_vector(&(pose_a.rotation * Vector3::y()));
+                (touching_normal(b, fallback), a.radius)
+            }
+        };
     if !within_margin(depth, margin) {
         return;
     }
@@ -236,7 +250,13 @@ pub fn contact_capsule_triangle<N: Real>(
     let (closest, known_weights) = closest_points_segment_triangle_with_weights(&p0, &p1, &b.a, &b.b, &b.c);
     let first = out.len();
     let delta = closest.point_on_triangle - closest.point_on_segment;
-    match try_unit(&delta) {
+    // A core through the triangle may come out a rounding-sized distance
+    // apart, whose direction is noise: that is the separating-axis case.
+    let scale = [p0, p1, b.a, b.b, b.c]
+        .iter()
+        .fold(N::one(), |size, p| size.max(p.coords.amax()));
+    let rounding = N::default_epsilon() * lit(64.0) * scale;
+    match try_unit(&delta).filter(|_| delta.norm() > rounding) {
         Some(normal) => {
             let depth = r - delta.norm();
             if !within_margin(depth, margin) {
