@@ -7,10 +7,10 @@ use std::sync::OnceLock;
 
 use nalgebra::Vector3;
 
-use crate::{FuzzReal, Input};
 use crate::cases::{KINDS, Rng};
 use crate::checks::{self, Answers, Report, Tolerance};
 use crate::oracle;
+use crate::{FuzzReal, Input};
 
 /// The oracle's sampled directions, built once.
 fn samples() -> &'static [Vector3<f64>] {

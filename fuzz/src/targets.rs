@@ -76,7 +76,8 @@ pub fn contact<N: FuzzReal>(input: &mut Input) {
                 context()
             );
             let gap = check::length(&(point_b - point_a));
-            let slack = N::tolerance() * (size.min(nalgebra::convert(1e30)) + check::scale([&point_a, &point_b]));
+            let slack =
+                N::tolerance() * (size.min(nalgebra::convert(1e30)) + check::scale([&point_a, &point_b]));
             assert!(
                 !(gap > margin + slack),
                 "closest points {gap:?} apart beyond the margin: {}",
