@@ -254,10 +254,21 @@ pub(crate) fn refine_normal<N: Real>(
                     for (e0, e1) in polygon_sides(feature_b) {
                         consider(side_candidate(pair, &n, true, &e0, &e1, scale)?, &mut best)?;
                     }
+                    // A round cap (its rim a curve): Newton on the two
+                    // curved points from a normal tilted over the rim
+                    // towards the point (at the cap's own normal the
+                    // support is the whole disc, and the residual has no
+                    // slope to follow).
+                    let point = pair.support(&n)?.a;
+                    let start = rim_start(&n, feature_b, &point, -N::one());
+                    consider(newton_on_sphere(pair, &start, scale)?, &mut best)?;
                 } else if face(feature_a) && curved(feature_b) {
                     for (e0, e1) in polygon_sides(feature_a) {
                         consider(side_candidate(pair, &n, false, &e0, &e1, scale)?, &mut best)?;
                     }
+                    let point = pair.support(&n)?.b;
+                    let start = rim_start(&n, feature_a, &point, N::one());
+                    consider(newton_on_sphere(pair, &start, scale)?, &mut best)?;
                 } else if edge(feature_a) && edge(feature_b) {
                     // The best normal on each edge's circle: for parallel
                     // edge families (a segment beside a cylinder's side)
@@ -291,6 +302,21 @@ pub(crate) fn refine_normal<N: Real>(
         }
     }
     Ok(best)
+}
+
+/// `n` tilted by 10⁻² over the rim of the face `face` towards `point`
+/// (across `n`, from the face's centroid): `sign` 1 when the face is
+/// `a`'s (its outward normal is `n`), −1 when it is `b`'s (`−n`).
+fn rim_start<N: Real>(n: &Vector3<N>, face: &SupportFeature<N>, point: &Point3<N>, sign: N) -> Vector3<N> {
+    let points = face.points();
+    let count = nalgebra::convert::<f64, N>(points.len().max(1) as f64);
+    let centroid = points.iter().fold(Vector3::zeros(), |sum, p| sum + p.coords) / count;
+    let across = point.coords - centroid;
+    let across = across - n * n.dot(&across);
+    match try_unit(&across) {
+        Some(t) => try_unit(&(n + t * (sign * lit(1e-2)))).unwrap_or(*n),
+        None => *n,
+    }
 }
 
 /// The sides of a feature as segments: a face's sides or an edge
@@ -585,7 +611,7 @@ fn newton_on_sphere<N: Real>(
     let limit = lit::<N>(0.25);
     let done = N::default_epsilon() * lit(16.0) * scale;
     let mut x = [N::zero(); 2];
-    for _ in 0..8 {
+    for _ in 0..16 {
         let Some(n) = at(x) else { return Ok(None) };
         let r = residual(pair, &n, &e1, &e2)?;
         if r[0].abs().max(r[1].abs()) <= done {
