@@ -58,9 +58,10 @@ pub(crate) enum CoreOutcome<N: Real> {
         len: usize,
         point_a: Point3<N>,
         point_b: Point3<N>,
-        /// For a stalled descent taken as touching (no separating plane
-        /// shown, `v` within 256 ε·scale of the origin): `−v`, from which
-        /// the refinement may still prove the cores apart.
+        /// For a descent taken as touching without reaching the origin
+        /// (`v` within the touching tolerance, or stalled within 256
+        /// ε·scale without a separating plane): `−v`, from which the
+        /// refinement may still prove the cores apart.
         stalled: Option<Vector3<N>>,
     },
     /// The cores are farther apart than the limit: `lower_bound` exceeds it.
@@ -175,7 +176,11 @@ pub(crate) fn gjk_cores<N: Real>(pair: &MinkowskiPair<N>, max_distance: N) -> Re
                     len,
                     point_a,
                     point_b,
-                    stalled: None,
+                    // Within the touching tolerance but not at the origin:
+                    // the refinement's exact witnesses may still show the
+                    // cores apart (a small cone 5.6e-4 from a box of size
+                    // 300 in `f32`, where the tolerance is 5.7e-4).
+                    stalled: (v_squared > N::zero()).then_some(-v),
                 },
                 converged: true,
                 iterations,
