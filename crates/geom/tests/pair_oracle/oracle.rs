@@ -124,6 +124,25 @@ impl Body {
         }
     }
 
+    /// The face normals and edge directions where a polytope pair's
+    /// separation peaks (a box's axes, a triangle's normal and sides, a
+    /// segment's direction; a cylinder's or cone's cap normal), not unit.
+    fn axes(&self) -> (Vec<Vector3<f64>>, Vec<Vector3<f64>>) {
+        match self {
+            Body::Cuboid { rotation, .. } => {
+                let columns: Vec<_> = (0..3).map(|k| rotation.column(k).into_owned()).collect();
+                (columns.clone(), columns)
+            }
+            Body::Triangle { vertices: [a, b, c] } => {
+                (vec![(b - a).cross(&(c - a))], vec![b - a, c - b, a - c])
+            }
+            Body::Segment { a, b } => (vec![], vec![b - a]),
+            Body::Cylinder { p0, p1, .. } => (vec![p1 - p0], vec![]),
+            Body::Cone { apex, base, .. } => (vec![apex - base], vec![]),
+            _ => (vec![], vec![]),
+        }
+    }
+
     /// A radius of a ball about [`Body::center`] holding the shape
     /// (`inf` for a half-space).
     pub fn bounding_radius(&self) -> f64 {
@@ -346,6 +365,14 @@ pub fn signed_distance(
             .filter(|h| h.norm() > 0.0 && h.iter().all(|c| c.is_finite())),
     );
     let mut best = (f64::NEG_INFINITY, Vector3::y());
+    // The hints themselves count (an exact axis the refinement's simplex
+    // may step off).
+    for hint in hints.iter().filter_map(|h| h.try_normalize(0.0)) {
+        let value = f(&hint);
+        if value > best.0 {
+            best = (value, hint);
+        }
+    }
     for start in &starts {
         let (n, value) = refine(&f, start, 0.05);
         if value > best.0 {
@@ -366,6 +393,21 @@ pub fn signed_distance_bodies(
     match (a.half_space(), b.half_space()) {
         (Some((normal, _)), None) => (separation(a, b, &normal), normal),
         (None, Some((normal, _))) => (separation(a, b, &-normal), -normal),
-        _ => signed_distance(a, b, hints, samples),
+        _ => {
+            // The separating-axis candidates of the polytope parts, both
+            // ways: a sharp maximum (a large flat triangle's normal) is
+            // out of reach of sampling and Nelder–Mead.
+            let ((faces_a, edges_a), (faces_b, edges_b)) = (a.axes(), b.axes());
+            let mut all: Vec<Vector3<f64>> = hints.to_vec();
+            let crosses = edges_a
+                .iter()
+                .flat_map(|e| edges_b.iter().map(move |f| e.cross(f)));
+            for axis in faces_a.into_iter().chain(faces_b).chain(crosses) {
+                if let Some(unit) = axis.try_normalize(0.0) {
+                    all.extend([unit, -unit]);
+                }
+            }
+            signed_distance(a, b, &all, samples)
+        }
     }
 }
