@@ -419,12 +419,21 @@ fn settle<N: Real>(pair: &MinkowskiPair<N>, start: &Vector3<N>, scale: N) -> Res
         // separates the cores as well as the refined normal does, to
         // rounding.
         let noise = N::default_epsilon() * nalgebra::convert::<f64, N>(8.0) * scale;
-        let separating = |direction: &Vector3<N>| {
-            refine::separation(pair, direction).is_ok_and(|value| value >= refined.separation - noise)
+        // Points far enough apart for their direction to hold (rounding
+        // of 10⁻⁴ rad at most) keep it, so that the points and the normal
+        // agree.
+        let separating = |gap: N| {
+            move |direction: &Vector3<N>| {
+                noise <= gap * nalgebra::convert::<f64, N>(1e-4)
+                    || refine::separation(pair, direction)
+                        .is_ok_and(|value| value >= refined.separation - noise)
+            }
         };
         match refined.witness {
             Some((core_a, core_b, true)) => {
-                if let Some(normal) = try_unit(&(core_b - core_a)).filter(separating) {
+                let between = core_b - core_a;
+                let gap = geom_core::ray::length_without_overflow(&between);
+                if let Some(normal) = try_unit(&between).filter(separating(gap)) {
                     return Ok(Settled {
                         normal,
                         depth,
@@ -438,7 +447,8 @@ fn settle<N: Real>(pair: &MinkowskiPair<N>, start: &Vector3<N>, scale: N) -> Res
             }
             _ => {
                 let between = points.1 - points.0;
-                if let Some(normal) = try_unit(&between).filter(separating) {
+                let gap = geom_core::ray::length_without_overflow(&between);
+                if let Some(normal) = try_unit(&between).filter(separating(gap)) {
                     return Ok(Settled {
                         normal,
                         depth: -geom_core::ray::length_without_overflow(&between),
