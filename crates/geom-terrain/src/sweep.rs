@@ -211,6 +211,15 @@ pub fn sweep_shape_by_advancement<N: Real>(
             pose.rotation,
         )
     };
+    // The deepest point of the contact query with `contact_margin` at
+    // `moved`, with its manifold's normal (may allocate).
+    let deepest_at = |moved: &Isometry3<N>| {
+        let mut contacts = ContactManifolds::new();
+        table
+            .contact(shape, moved, target, target_pose, contact_margin, &mut contacts)
+            .ok()
+            .and_then(|()| deepest_contact(&contacts))
+    };
     let hit = conservative_advancement(motion, convex, tolerance, ADVANCEMENT_MAX_ITERATIONS, |offset| {
         let moved = moved_by(offset);
         let answer = table.closest_points(shape, &moved, target, target_pose, reach);
@@ -228,11 +237,7 @@ pub fn sweep_shape_by_advancement<N: Real>(
             }
             Ok(_) => {
                 from_contact = true;
-                let mut contacts = ContactManifolds::new();
-                let deepest = table
-                    .contact(shape, &moved, target, target_pose, contact_margin, &mut contacts)
-                    .ok()
-                    .and_then(|()| deepest_contact(&contacts));
+                let deepest = deepest_at(&moved);
                 // Scaled first: `|motion|²` underflows for a motion of 1e-22
                 // (`f32`) or 1e-161 (`f64`), and the plain quotient is not
                 // unit.
@@ -266,12 +271,7 @@ pub fn sweep_shape_by_advancement<N: Real>(
         if from_contact {
             return hit;
         }
-        let moved = moved_by(&(motion * hit.toi));
-        let mut contacts = ContactManifolds::new();
-        let deepest = table
-            .contact(shape, &moved, target, target_pose, contact_margin, &mut contacts)
-            .ok()
-            .and_then(|()| deepest_contact(&contacts));
+        let deepest = deepest_at(&moved_by(&(motion * hit.toi)));
         // The contact's normal (from the mover to the target) faces the
         // motion at a first contact; the closest points' direction, noise
         // for points a hair apart, is no reference for it.

@@ -44,13 +44,19 @@ fn reference_toi(
     radius: f64,
 ) -> Option<f64> {
     let gap = |t: f64| target.distance(pose, &(start + motion * t)).unwrap() - radius;
-    let steps = 4000;
+    first_root(gap, 1, 4000, 80)
+}
+
+/// The first `t ∈ [0, 1]` where `gap(t) <= 0`: `gap` sampled at `k/steps`
+/// from `k = first`, then the first bracket bisected `bisections` times
+/// (the upper end returned), or `None`.
+fn first_root(gap: impl Fn(f64) -> f64, first: usize, steps: usize, bisections: usize) -> Option<f64> {
     let mut previous = 0.0;
-    for k in 1..=steps {
+    for k in first..=steps {
         let t = k as f64 / steps as f64;
         if gap(t) <= 0.0 {
             let (mut lo, mut hi) = (previous, t);
-            for _ in 0..80 {
+            for _ in 0..bisections {
                 let mid = 0.5 * (lo + hi);
                 if gap(mid) <= 0.0 { hi = mid } else { lo = mid }
             }
@@ -215,21 +221,7 @@ fn reference_contact_time(
         );
         table.distance(mover, &moved, target, target_pose).unwrap()
     };
-    let steps = 400;
-    let mut previous = 0.0;
-    for k in 0..=steps {
-        let t = k as f64 / steps as f64;
-        if gap(t) <= 0.0 {
-            let (mut lo, mut hi) = (previous, t);
-            for _ in 0..70 {
-                let mid = 0.5 * (lo + hi);
-                if gap(mid) <= 0.0 { hi = mid } else { lo = mid }
-            }
-            return Some(hi);
-        }
-        previous = t;
-    }
-    None
+    first_root(gap, 0, 400, 70)
 }
 
 /// Spheres, boxes and cylinders swept at every convex target (box,

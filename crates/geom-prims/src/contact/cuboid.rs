@@ -305,9 +305,9 @@ pub fn contact_capsule_cuboid<N: Real>(
     let scale = N::one() + p0.coords.amax().max(p1.coords.amax()).max(h.amax());
     let rounding = N::default_epsilon() * lit(64.0) * scale;
     let between = on_box - on_segment;
-    match try_unit(&between).filter(|_| between.norm() > rounding) {
+    let distance = between.norm();
+    match try_unit(&between).filter(|_| distance > rounding) {
         Some(normal) => {
-            let distance = (on_box - on_segment).norm();
             let depth = r - distance;
             if !within_margin(depth, margin) {
                 return;

@@ -73,7 +73,8 @@ pub fn contact_sphere_triangle<N: Real>(
     let center = Point3::from(relative_pose(pose_b, pose_a).translation.vector);
     let (on_triangle, weights) = closest_point_on_triangle(&center, &b.a, &b.b, &b.c);
     let delta = on_triangle - center;
-    let face_unit = try_unit(&(b.b - b.a).cross(&(b.c - b.a)));
+    let face_normal = (b.b - b.a).cross(&(b.c - b.a));
+    let face_unit = try_unit(&face_normal);
     let in_face = weights.iter().all(|w| *w > N::zero());
     // Over the face the normal is the face's and the depth comes from
     // the centre's height: the direction to the projected point is only
@@ -97,7 +98,6 @@ pub fn contact_sphere_triangle<N: Real>(
     if !within_margin(depth, margin) {
         return;
     }
-    let face_normal = (b.b - b.a).cross(&(b.c - b.a));
     let front = face_normal.dot(&normal) <= N::zero();
     let first = out.len();
     out.push_manifold(normal).points.push(ContactPoint {
@@ -256,9 +256,10 @@ pub fn contact_capsule_triangle<N: Real>(
         .iter()
         .fold(N::one(), |size, p| size.max(p.coords.amax()));
     let rounding = N::default_epsilon() * lit(64.0) * scale;
-    match try_unit(&delta).filter(|_| delta.norm() > rounding) {
+    let distance = delta.norm();
+    match try_unit(&delta).filter(|_| distance > rounding) {
         Some(normal) => {
-            let depth = r - delta.norm();
+            let depth = r - distance;
             if !within_margin(depth, margin) {
                 return;
             }

@@ -207,25 +207,16 @@ pub fn gjk_closest_points<N: Real>(
             point_b,
             stalled,
             ..
-        } => {
-            // A stalled descent near the origin: the refinement from GJK's
-            // direction may still find a plane that shows the cores apart.
-            let apart = match stalled.and_then(|direction| try_unit(&direction)) {
-                Some(start) => Some(settle(&pair, &start, core_scale(&pair, &point_a, &point_b))?)
-                    .filter(|found| found.depth < N::zero()),
-                None => None,
-            };
-            match apart {
-                Some(found) if -found.depth > max_distance => result(
-                    GjkStatus::BeyondLimit,
-                    -found.depth,
-                    found.points.0,
-                    found.points.1,
-                ),
-                Some(found) => result(GjkStatus::Separated, -found.depth, found.points.0, found.points.1),
-                None => result(GjkStatus::Intersecting, N::zero(), point_a, point_b),
-            }
-        }
+        } => match settled_apart(&pair, stalled, &point_a, &point_b)? {
+            Some(found) if -found.depth > max_distance => result(
+                GjkStatus::BeyondLimit,
+                -found.depth,
+                found.points.0,
+                found.points.1,
+            ),
+            Some(found) => result(GjkStatus::Separated, -found.depth, found.points.0, found.points.1),
+            None => result(GjkStatus::Intersecting, N::zero(), point_a, point_b),
+        },
         CoreOutcome::Beyond { lower_bound } => result(
             GjkStatus::BeyondLimit,
             lower_bound - radius,
@@ -303,6 +294,23 @@ fn core_scale<N: Real>(pair: &MinkowskiPair<N>, point_a: &Point3<N>, point_b: &P
         .max(pair.b_origin().amax())
 }
 
+/// For a GJK descent taken as touching without reaching the origin
+/// (`stalled`, its direction `−v`): the refinement from that direction,
+/// when it shows the cores apart (exact witnesses or a separating plane
+/// that GJK's tolerance could not).
+fn settled_apart<N: Real>(
+    pair: &MinkowskiPair<N>,
+    stalled: Option<Vector3<N>>,
+    point_a: &Point3<N>,
+    point_b: &Point3<N>,
+) -> Result<Option<Settled<N>>, GeomError> {
+    let Some(start) = stalled.and_then(|direction| try_unit(&direction)) else {
+        return Ok(None);
+    };
+    let found = settle(pair, &start, core_scale(pair, point_a, point_b))?;
+    Ok((found.depth < N::zero()).then_some(found))
+}
+
 /// GJK, then EPA when the cores overlap, then the refinement of the normal
 /// from the touching features ([`refine`]); `None` when the shapes are
 /// farther apart than `margin`. The depth is the support overlap along the
@@ -335,22 +343,19 @@ fn refined_penetration<N: Real>(
             point_b,
             stalled,
         } => {
-            // A stalled descent near the origin: apart if the refinement
-            // from GJK's direction shows it, else EPA.
-            if let Some(start) = stalled.and_then(|direction| try_unit(&direction)) {
-                let settled = settle(pair, &start, core_scale(pair, &point_a, &point_b))?;
-                if settled.depth < N::zero() {
-                    if settled.depth < -margin {
-                        return Ok(None);
-                    }
-                    return Ok(Some(CorePenetrationFound {
-                        normal: settled.normal,
-                        depth: settled.depth,
-                        converged: settled.certified,
-                        iterations: gjk.iterations,
-                        points: settled.points,
-                    }));
+            // Apart if the refinement from GJK's direction shows it, else
+            // EPA.
+            if let Some(settled) = settled_apart(pair, stalled, &point_a, &point_b)? {
+                if settled.depth < -margin {
+                    return Ok(None);
                 }
+                return Ok(Some(CorePenetrationFound {
+                    normal: settled.normal,
+                    depth: settled.depth,
+                    converged: settled.certified,
+                    iterations: gjk.iterations,
+                    points: settled.points,
+                }));
             }
             let epa = epa_cores(pair, &simplex[..len], point_a, point_b)?;
             (
@@ -451,7 +456,7 @@ fn settle<N: Real>(pair: &MinkowskiPair<N>, start: &Vector3<N>, scale: N) -> Res
                 if let Some(normal) = try_unit(&between).filter(separating(gap)) {
                     return Ok(Settled {
                         normal,
-                        depth: -geom_core::ray::length_without_overflow(&between),
+                        depth: -gap,
                         points,
                         certified: refined.certified,
                     });

@@ -250,25 +250,32 @@ pub(crate) fn refine_normal<N: Real>(
                     // normal near the face's: the answer turns about the
                     // face's nearest side (a cylinder's rim grazing past
                     // a box's edge), which the face's normal alone would
-                    // lift onto the face's plane outside the face.
-                    for (e0, e1) in polygon_sides(feature_b) {
+                    // lift onto the face's plane outside the face; a
+                    // round cap has no sides but a rim.
+                    let mut sides = polygon_sides(feature_b).peekable();
+                    if sides.peek().is_none() {
+                        // A round cap (its rim a curve): Newton on the two
+                        // curved points from a normal tilted over the rim
+                        // towards the point (at the cap's own normal the
+                        // support is the whole disc, and the residual has
+                        // no slope to follow).
+                        let point = pair.support(&n)?.a;
+                        let start = rim_start(&n, feature_b, &point, -N::one());
+                        consider(newton_on_sphere(pair, &start, scale)?, &mut best)?;
+                    }
+                    for (e0, e1) in sides {
                         consider(side_candidate(pair, &n, true, &e0, &e1, scale)?, &mut best)?;
                     }
-                    // A round cap (its rim a curve): Newton on the two
-                    // curved points from a normal tilted over the rim
-                    // towards the point (at the cap's own normal the
-                    // support is the whole disc, and the residual has no
-                    // slope to follow).
-                    let point = pair.support(&n)?.a;
-                    let start = rim_start(&n, feature_b, &point, -N::one());
-                    consider(newton_on_sphere(pair, &start, scale)?, &mut best)?;
                 } else if face(feature_a) && curved(feature_b) {
-                    for (e0, e1) in polygon_sides(feature_a) {
+                    let mut sides = polygon_sides(feature_a).peekable();
+                    if sides.peek().is_none() {
+                        let point = pair.support(&n)?.b;
+                        let start = rim_start(&n, feature_a, &point, N::one());
+                        consider(newton_on_sphere(pair, &start, scale)?, &mut best)?;
+                    }
+                    for (e0, e1) in sides {
                         consider(side_candidate(pair, &n, false, &e0, &e1, scale)?, &mut best)?;
                     }
-                    let point = pair.support(&n)?.b;
-                    let start = rim_start(&n, feature_a, &point, N::one());
-                    consider(newton_on_sphere(pair, &start, scale)?, &mut best)?;
                 } else if edge(feature_a) && edge(feature_b) {
                     // The best normal on each edge's circle: for parallel
                     // edge families (a segment beside a cylinder's side)
@@ -642,6 +649,14 @@ fn newton_on_sphere<N: Real>(
     Ok(at(x).map(|n| (n, None)))
 }
 
+/// The frame of the circle of directions about the unit `axis` through
+/// `start`'s side: `start`'s unit part across `axis`, and `axis` × it;
+/// `None` when `start` is along `axis`.
+fn circle_frame<N: Real>(start: &Vector3<N>, axis: &Vector3<N>) -> Option<(Vector3<N>, Vector3<N>)> {
+    let across = try_unit(&(start - axis * axis.dot(start)))?;
+    Some((across, axis.cross(&across)))
+}
+
 /// The best of sixteen normals around the circle perpendicular to the unit
 /// `axis` (from the direction of `start` across it): the start of a
 /// search for the least overlap around a straight edge.
@@ -650,10 +665,9 @@ fn circle_scan<N: Real>(
     start: &Vector3<N>,
     axis: &Vector3<N>,
 ) -> Result<Option<Vector3<N>>, GeomError> {
-    let Some(across) = try_unit(&(start - axis * axis.dot(start))) else {
+    let Some((across, tangent)) = circle_frame(start, axis) else {
         return Ok(None);
     };
-    let tangent = axis.cross(&across);
     let mut best: Option<(Vector3<N>, N)> = None;
     for k in 0..16 {
         let angle = lit::<N>(std::f64::consts::PI / 8.0 * k as f64);
@@ -705,11 +719,10 @@ fn newton_on_circle<N: Real>(
     cos: N,
     scale: N,
 ) -> Result<Option<Vector3<N>>, GeomError> {
-    let Some(across) = try_unit(&(start - axis * axis.dot(start))) else {
+    let Some((across, tangent0)) = circle_frame(start, axis) else {
         return Ok(None);
     };
     let sin = (N::one() - cos * cos).max(N::zero()).sqrt();
-    let tangent0 = axis.cross(&across);
     // n(θ) = cos·axis + sin·(across cos θ + tangent0 sin θ).
     let at = |theta: N| {
         let radial = across * theta.cos() + tangent0 * theta.sin();

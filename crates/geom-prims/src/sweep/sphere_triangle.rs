@@ -97,8 +97,9 @@ pub(crate) fn sweep_sphere_triangle_relative<N: Real>(
                 let touch = Point3::from(motion * toi - outward * radius);
                 // On the triangle to rounding: a touch on an edge (a sphere
                 // landing on a flat terrain's diagonal) is the face's
-                // contact too, and the edge's quadratic has a double root
-                // there (its point only to √ε).
+                // contact too, with the face's exact normal; rejected, the
+                // edge's hit at the same time to rounding would answer,
+                // its normal tilted by the touch's offset over the radius.
                 let (closest, _) = closest_point_on_triangle(&touch, a, b, c);
                 let size = touch.coords.norm() + a.coords.norm().max(b.coords.norm()).max(c.coords.norm());
                 if (touch - closest).norm() <= N::default_epsilon() * lit(4.0) * size {

@@ -53,6 +53,25 @@ impl Body {
         }
     }
 
+    /// A body symmetric about its local y axis: moment `axial` about it,
+    /// `across` about any axis through the centre across it.
+    fn about_y(
+        name: &str,
+        shape: Box<dyn Shape<f64>>,
+        mass: f64,
+        axial: f64,
+        across: f64,
+        pose: Isometry3<f64>,
+    ) -> Self {
+        Body::new(
+            name.into(),
+            shape,
+            mass,
+            Vector3::new(across, axial, across),
+            pose,
+        )
+    }
+
     /// A solid ball of unit density.
     pub fn sphere(name: &str, radius: f64, pose: Isometry3<f64>) -> Self {
         let mass = 4.0 / 3.0 * std::f64::consts::PI * radius.powi(3);
@@ -87,13 +106,7 @@ impl Body {
             Point3::new(0.0, half_height, 0.0),
             radius,
         );
-        Body::new(
-            name.into(),
-            Box::new(shape),
-            mass,
-            Vector3::new(across, axial, across),
-            pose,
-        )
+        Body::about_y(name, Box::new(shape), mass, axial, across, pose)
     }
 
     /// A box of unit density.
@@ -124,13 +137,7 @@ impl Body {
             Point3::new(0.0, half_height, 0.0),
             radius,
         );
-        Body::new(
-            name.into(),
-            Box::new(shape),
-            mass,
-            Vector3::new(across, axial, across),
-            pose,
-        )
+        Body::about_y(name, Box::new(shape), mass, axial, across, pose)
     }
 
     /// A solid cone along its local y axis, apex up, unit density: the
@@ -144,13 +151,7 @@ impl Body {
             Point3::new(0.0, -0.25 * height, 0.0),
             radius,
         );
-        Body::new(
-            name.into(),
-            Box::new(shape),
-            mass,
-            Vector3::new(across, axial, across),
-            pose,
-        )
+        Body::about_y(name, Box::new(shape), mass, axial, across, pose)
     }
 
     /// The centre of mass, world frame.
