@@ -188,6 +188,20 @@ fn a_capsule_core_through_a_triangle_takes_the_separating_axis() {
             triangle.distance(&pose_b, &point.point_b).unwrap().abs() <= 1e-12,
             "{point:?}"
         );
+        // The other order: the same contact, roles swapped.
+        let mut swapped = ContactManifolds::new();
+        table()
+            .contact(&triangle, &pose_b, &capsule, &pose_a, 0.0, &mut swapped)
+            .unwrap();
+        let (normal_swapped, point_swapped) = deepest(&swapped);
+        assert!(
+            (normal + normal_swapped).norm() <= 1e-12,
+            "{normal:?} {normal_swapped:?}"
+        );
+        assert!(
+            (point.depth - point_swapped.depth).abs() <= 1e-12,
+            "{point:?} {point_swapped:?}"
+        );
         answers.push((normal, point.depth));
     }
     assert!((answers[0].0 - answers[1].0).norm() <= 1e-9, "{answers:?}");
@@ -226,6 +240,16 @@ fn a_sphere_centred_on_a_turned_triangle_leaves_along_the_face_normal() {
             .contact(&sphere, &sphere_pose, &triangle, &pose, 0.0, &mut out)
             .unwrap();
         let (normal, point) = deepest(&out);
+        let mut swapped = ContactManifolds::new();
+        table()
+            .contact(&triangle, &pose, &sphere, &sphere_pose, 0.0, &mut swapped)
+            .unwrap();
+        let (normal_swapped, point_swapped) = deepest(&swapped);
+        assert!(
+            (normal + normal_swapped).norm() <= 1e-12,
+            "{k}: {normal:?} {normal_swapped:?}"
+        );
+        assert_eq!(point.depth, point_swapped.depth, "{k}");
         let world_face = pose.rotation * face;
         let off = (normal - world_face).norm().min((normal + world_face).norm());
         assert!(off <= 1e-9, "{k}: normal {normal:?}, face {world_face:?}");
