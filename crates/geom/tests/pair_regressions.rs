@@ -256,3 +256,51 @@ fn a_sphere_centred_on_a_turned_triangle_leaves_along_the_face_normal() {
         assert!((point.depth - 0.25).abs() <= 1e-12, "{k}: {point:?}");
     }
 }
+
+/// Two segments crossing in the plane `z = 0` touch at depth 0 with the
+/// normal `±z`, the only direction that does not push one through the
+/// other; their closest points' difference, rounding only, once gave a
+/// normal in the plane. In `f32`, both orders, at several offsets from
+/// the origin. And nearly parallel segments a gap apart in `z` report the
+/// gap as minus the depth, with `point_a − point_b = depth · normal`.
+#[test]
+fn segments_touch_across_their_plane_and_keep_the_gap_when_apart() {
+    let table = geom::default_dispatcher::<f32>();
+    let mut out = ContactManifolds::new();
+    for (k, offset) in [0.0f32, 1.3, 17.0, 250.0].into_iter().enumerate() {
+        let turn = 0.3 + 0.7 * k as f32;
+        let a = Segment::new(Point3::new(-1.5, -0.2, 0.0), Point3::new(1.5, 0.2, 0.0));
+        let b = Segment::new(
+            Point3::new(-2.0 * turn.cos(), -2.0 * turn.sin(), 0.0),
+            Point3::new(2.0 * turn.cos(), 2.0 * turn.sin(), 0.0),
+        );
+        let pose = Isometry3::translation(offset, -offset, 0.5 * offset);
+        for swap in [false, true] {
+            let (first, second) = if swap { (&b, &a) } else { (&a, &b) };
+            table
+                .contact(first, &pose, second, &pose, 0.01, &mut out)
+                .unwrap();
+            let (normal, point) = out.points().next().map(|(n, p)| (*n, *p)).expect("touching");
+            assert!(
+                normal.z.abs() >= 1.0 - 1e-6,
+                "offset {offset}, {swap}: {normal:?}"
+            );
+            assert!(point.depth.abs() <= 1e-5 * (1.0 + offset), "{point:?}");
+        }
+        // Nearly parallel (1e-4 rad) and 0.03 apart along z: the ends of
+        // the overlap each with their own gap, and the closest pair along
+        // the normal.
+        let c = Segment::new(Point3::new(-1.5, -0.2001, 0.03), Point3::new(1.5, 0.2001, 0.03));
+        table.contact(&a, &pose, &c, &pose, 0.05, &mut out).unwrap();
+        for (_, point) in out.points() {
+            assert!((point.depth + 0.03).abs() <= 1e-5 * (1.0 + offset), "{point:?}");
+        }
+        let (normal, closest) = out
+            .points()
+            .map(|(n, p)| (*n, *p))
+            .max_by(|x, y| x.1.depth.total_cmp(&y.1.depth))
+            .expect("within the margin");
+        let mismatch = ((closest.point_a - closest.point_b) - normal * closest.depth).norm();
+        assert!(mismatch <= 2e-6 * (1.0 + offset), "{mismatch:e}: {closest:?}");
+    }
+}

@@ -13,8 +13,9 @@
 //! space. At most four points per manifold. Once `out` is warm nothing is
 //! allocated.
 //!
-//! - [`round`]: sphere–sphere, sphere–capsule, capsule–capsule (closest
-//!   points of the core segments);
+//! - [`round`]: sphere–sphere, sphere–capsule, capsule–capsule and the
+//!   segment against each of them and itself (closest points of the core
+//!   segments);
 //! - [`cuboid`]: sphere–box, capsule–box;
 //! - [`cuboid_cuboid`]: box–box (separating axes, then face clipping);
 //! - [`half_space`]: every bounded convex shape against a half-space;
@@ -54,10 +55,15 @@ pub use half_space::{
     contact_sphere_half_space, contact_triangle_half_space,
 };
 pub use round::{
-    closest_points_capsule_capsule, closest_points_sphere_capsule, closest_points_sphere_sphere,
-    contact_capsule_capsule, contact_sphere_capsule, contact_sphere_sphere,
+    closest_points_capsule_capsule, closest_points_capsule_segment, closest_points_segment_segment,
+    closest_points_sphere_capsule, closest_points_sphere_segment, closest_points_sphere_sphere,
+    contact_capsule_capsule, contact_capsule_segment, contact_segment_segment, contact_sphere_capsule,
+    contact_sphere_segment, contact_sphere_sphere,
 };
-pub use triangle::{contact_capsule_triangle, contact_cuboid_triangle, contact_sphere_triangle};
+pub use triangle::{
+    closest_points_capsule_triangle, closest_points_segment_triangle, closest_points_sphere_triangle,
+    contact_capsule_triangle, contact_cuboid_triangle, contact_sphere_triangle,
+};
 
 /// The contact points of two touching features (see
 /// [`SupportFeature`](geom_core::SupportFeature)), in one frame:
@@ -101,6 +107,10 @@ pub fn register_pairs<N: Real>(table: &mut DispatchTable<N>) {
     table.register_contact::<Sphere<N>, Cuboid<N>, _>(K::Sphere, K::Cuboid, contact_sphere_cuboid);
     table.register_contact::<Capsule<N>, Cuboid<N>, _>(K::Capsule, K::Cuboid, contact_capsule_cuboid);
     table.register_contact::<Cuboid<N>, Cuboid<N>, _>(K::Cuboid, K::Cuboid, contact_cuboid_cuboid);
+
+    table.register_contact::<Sphere<N>, Segment<N>, _>(K::Sphere, K::Segment, contact_sphere_segment);
+    table.register_contact::<Capsule<N>, Segment<N>, _>(K::Capsule, K::Segment, contact_capsule_segment);
+    table.register_contact::<Segment<N>, Segment<N>, _>(K::Segment, K::Segment, contact_segment_segment);
 
     table.register_contact::<Sphere<N>, HalfSpace<N>, _>(K::Sphere, K::HalfSpace, contact_sphere_half_space);
     table.register_contact::<Capsule<N>, HalfSpace<N>, _>(
@@ -149,6 +159,36 @@ pub fn register_pairs<N: Real>(table: &mut DispatchTable<N>) {
         K::Capsule,
         K::Capsule,
         closest_points_capsule_capsule,
+    );
+    table.register_closest_points::<Sphere<N>, Segment<N>, _>(
+        K::Sphere,
+        K::Segment,
+        closest_points_sphere_segment,
+    );
+    table.register_closest_points::<Capsule<N>, Segment<N>, _>(
+        K::Capsule,
+        K::Segment,
+        closest_points_capsule_segment,
+    );
+    table.register_closest_points::<Segment<N>, Segment<N>, _>(
+        K::Segment,
+        K::Segment,
+        closest_points_segment_segment,
+    );
+    table.register_closest_points::<Sphere<N>, Triangle<N>, _>(
+        K::Sphere,
+        K::Triangle,
+        closest_points_sphere_triangle,
+    );
+    table.register_closest_points::<Capsule<N>, Triangle<N>, _>(
+        K::Capsule,
+        K::Triangle,
+        closest_points_capsule_triangle,
+    );
+    table.register_closest_points::<Segment<N>, Triangle<N>, _>(
+        K::Segment,
+        K::Triangle,
+        closest_points_segment_triangle,
     );
     table.register_closest_points::<Sphere<N>, Cuboid<N>, _>(
         K::Sphere,

@@ -1,26 +1,35 @@
-//! Round pairs: sphere–sphere, sphere–capsule, capsule–capsule.
+//! Round pairs: sphere–sphere, sphere–capsule, capsule–capsule, and the
+//! segment against each of them and itself.
 //!
-//! A sphere is a capsule with a zero-length core segment, so all three are
-//! one computation: the closest points of the two core segments
-//! ([`closest_points_segment_segment`], Eberly's robust method), pushed out
+//! A sphere is a capsule with a zero-length core segment and a segment is
+//! a capsule of radius zero, so all six are one computation: the closest points of the two core segments
+//! ([`distance::closest_points_segment_segment`], Eberly's robust method), pushed out
 //! along the line joining them by each radius (Ericson, *Real-Time
 //! Collision Detection* §4.5.1 and §5.1.9).
 
-use geom_core::distance::{closest_point_on_segment, closest_points_segment_segment};
+use geom_core::distance::{self, closest_point_on_segment};
 use geom_core::{ClosestPoints, ContactManifolds, ContactPoint, FeatureId, Real, lit};
 use nalgebra::{Isometry3, Point3, Vector3};
 
 use super::{in_canonical_order, perpendicular, try_unit, within_distance, within_margin};
-use crate::{Capsule, Sphere};
+use crate::{Capsule, Segment, Sphere};
+
+/// Which shape a [`RoundCore`] stands for: it decides the feature ids.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RoundKind {
+    Sphere,
+    Capsule,
+    Segment,
+}
 
 /// A rounded shape in world space: the points within `radius` of the
-/// segment `p0 p1` (a point for a sphere).
+/// segment `p0 p1` (a point for a sphere, radius zero for a segment).
 #[derive(Clone, Copy, Debug)]
 struct RoundCore<N: Real> {
     p0: Point3<N>,
     p1: Point3<N>,
     radius: N,
-    is_capsule: bool,
+    kind: RoundKind,
 }
 
 impl<N: Real> RoundCore<N> {
@@ -30,7 +39,7 @@ impl<N: Real> RoundCore<N> {
             p0: center,
             p1: center,
             radius: sphere.radius,
-            is_capsule: false,
+            kind: RoundKind::Sphere,
         }
     }
 
@@ -39,22 +48,33 @@ impl<N: Real> RoundCore<N> {
             p0: pose * capsule.a,
             p1: pose * capsule.b,
             radius: capsule.radius,
-            is_capsule: true,
+            kind: RoundKind::Capsule,
+        }
+    }
+
+    fn segment(segment: &Segment<N>, pose: &Isometry3<N>) -> Self {
+        RoundCore {
+            p0: pose * segment.a,
+            p1: pose * segment.b,
+            radius: N::zero(),
+            kind: RoundKind::Segment,
         }
     }
 
     /// The surface feature at core parameter `s`: a sphere's `Face(0)`; a
     /// capsule's side `Face(0)`, or the end caps `Face(1)` (at `a`) and
-    /// `Face(2)` (at `b`).
+    /// `Face(2)` (at `b`); a segment's `Edge(0)`, or its ends `Vertex(0)`
+    /// (`a`) and `Vertex(1)` (`b`).
     fn feature(&self, s: N) -> FeatureId {
-        if !self.is_capsule || self.p0 == self.p1 {
-            FeatureId::Face(0)
-        } else if s <= N::zero() {
-            FeatureId::Face(1)
-        } else if s >= N::one() {
-            FeatureId::Face(2)
-        } else {
-            FeatureId::Face(0)
+        let at_a = s <= N::zero();
+        let at_b = s >= N::one();
+        match self.kind {
+            RoundKind::Segment if self.p0 == self.p1 || at_a => FeatureId::Vertex(0),
+            RoundKind::Segment if at_b => FeatureId::Vertex(1),
+            RoundKind::Segment => FeatureId::Edge(0),
+            RoundKind::Capsule if self.p0 != self.p1 && at_a => FeatureId::Face(1),
+            RoundKind::Capsule if self.p0 != self.p1 && at_b => FeatureId::Face(2),
+            _ => FeatureId::Face(0),
         }
     }
 }
@@ -86,6 +106,22 @@ fn touching_normal<N: Real>(a: &RoundCore<N>, b: &RoundCore<N>, fallback: Vector
     }
 }
 
+/// The rounding level of a distance between the two cores: 64 ε of their
+/// largest coordinate.
+fn core_rounding<N: Real>(a: &RoundCore<N>, b: &RoundCore<N>) -> N {
+    let largest = [a.p0, a.p1, b.p0, b.p1]
+        .iter()
+        .fold(N::zero(), |largest, p| largest.max(p.coords.amax()));
+    N::default_epsilon() * lit::<N>(64.0) * largest
+}
+
+/// How far `a`'s core reaches past `b`'s along `normal` (negative when a
+/// gap separates them along it), measured from `a.p0`.
+fn core_overlap<N: Real>(a: &RoundCore<N>, b: &RoundCore<N>, normal: &Vector3<N>) -> N {
+    let along = |p: &Point3<N>| (p - a.p0).dot(normal);
+    along(&a.p1).max(N::zero()) - along(&b.p0).min(along(&b.p1))
+}
+
 /// Contacts of two round cores, appended to `out` as one manifold.
 fn contact_round<N: Real>(
     a: &RoundCore<N>,
@@ -94,7 +130,7 @@ fn contact_round<N: Real>(
     margin: N,
     out: &mut ContactManifolds<N>,
 ) {
-    let closest = closest_points_segment_segment(&a.p0, &a.p1, &b.p0, &b.p1);
+    let closest = distance::closest_points_segment_segment(&a.p0, &a.p1, &b.p0, &b.p1);
     let delta = closest.point_on_q - closest.point_on_p;
     let distance = delta.norm();
     let radii = a.radius + b.radius;
@@ -103,7 +139,19 @@ fn contact_round<N: Real>(
         return;
     }
     let normal = match try_unit(&delta) {
-        Some(unit) => unit,
+        Some(unit) if distance > core_rounding(a, b) => unit,
+        // A distance within the rounding of the coordinates: `delta`'s
+        // direction is noise (two crossing segments would get a normal in
+        // their common plane). Keep whichever candidate the cores overlap
+        // least along.
+        Some(unit) => {
+            let across = touching_normal(a, b, unit);
+            if core_overlap(a, b, &across) < core_overlap(a, b, &unit) {
+                across
+            } else {
+                unit
+            }
+        }
         None => touching_normal(a, b, fallback),
     };
     let point = |on_a: Point3<N>, s: N, on_b: Point3<N>, t: N| {
@@ -123,7 +171,11 @@ fn contact_round<N: Real>(
     let db = b.p1 - b.p0;
     let (length_a, length_b) = (da.norm_squared(), db.norm_squared());
     let sine = lit::<N>(PARALLEL_SINE);
-    let parallel = length_a > N::zero()
+    // Two bare segments have no surface to rest on each other: one pair
+    // (the ends of their overlap would not face each other along the
+    // normal unless exactly parallel).
+    let parallel = radii > N::zero()
+        && length_a > N::zero()
         && length_b > N::zero()
         && da.cross(&db).norm_squared() <= sine * sine * length_a * length_b;
     if parallel {
@@ -157,7 +209,7 @@ fn contact_round<N: Real>(
 
 /// Closest points of two round cores within `max_distance`.
 fn closest_points_round<N: Real>(a: &RoundCore<N>, b: &RoundCore<N>, max_distance: N) -> ClosestPoints<N> {
-    let closest = closest_points_segment_segment(&a.p0, &a.p1, &b.p0, &b.p1);
+    let closest = distance::closest_points_segment_segment(&a.p0, &a.p1, &b.p0, &b.p1);
     let delta = closest.point_on_q - closest.point_on_p;
     let distance = delta.norm();
     let gap = distance - a.radius - b.radius;
@@ -253,7 +305,7 @@ pub fn contact_sphere_capsule<N: Real>(
 }
 
 /// Contact between two capsules from the closest points of their segments
-/// ([`closest_points_segment_segment`], Eberly's robust method).
+/// ([`distance::closest_points_segment_segment`], Eberly's robust method).
 ///
 /// - Axes parallel within a sine of `1e-2` and overlapping along them: up
 ///   to three points, at both ends of the overlap (b's ends clipped to a's
@@ -333,6 +385,113 @@ pub fn closest_points_capsule_capsule<N: Real>(
     closest_points_round(
         &RoundCore::capsule(a, pose_a),
         &RoundCore::capsule(b, pose_b),
+        max_distance,
+    )
+}
+
+/// Contact between a sphere and a segment: as a sphere and a capsule of
+/// radius zero. Features: the sphere's `Face(0)`; the segment's `Edge(0)`,
+/// or `Vertex(0)`/`Vertex(1)` at its ends.
+pub fn contact_sphere_segment<N: Real>(
+    a: &Sphere<N>,
+    pose_a: &Isometry3<N>,
+    b: &Segment<N>,
+    pose_b: &Isometry3<N>,
+    margin: N,
+    out: &mut ContactManifolds<N>,
+) {
+    let (core_a, core_b) = (RoundCore::sphere(a, pose_a), RoundCore::segment(b, pose_b));
+    contact_round(&core_a, &core_b, frame_up(pose_a), margin, out);
+}
+
+/// Contact between a capsule and a segment: as two capsules, the second of
+/// radius zero (up to three points when nearly parallel). Features as in
+/// [`contact_capsule_capsule`] and [`contact_sphere_segment`].
+pub fn contact_capsule_segment<N: Real>(
+    a: &Capsule<N>,
+    pose_a: &Isometry3<N>,
+    b: &Segment<N>,
+    pose_b: &Isometry3<N>,
+    margin: N,
+    out: &mut ContactManifolds<N>,
+) {
+    let (core_a, core_b) = (RoundCore::capsule(a, pose_a), RoundCore::segment(b, pose_b));
+    contact_round(&core_a, &core_b, frame_up(pose_a), margin, out);
+}
+
+/// Contact between two segments from their closest points
+/// ([`distance::closest_points_segment_segment`], Eberly's robust method): depth
+/// `−distance`, so only within a margin unless they touch; crossing
+/// segments touch at depth 0 with the normal `da × db`. One pair, parallel
+/// segments included (they have no surface to rest on). Computed in the
+/// canonical order of the two inputs, so both orders mirror each other.
+pub fn contact_segment_segment<N: Real>(
+    a: &Segment<N>,
+    pose_a: &Isometry3<N>,
+    b: &Segment<N>,
+    pose_b: &Isometry3<N>,
+    margin: N,
+    out: &mut ContactManifolds<N>,
+) {
+    let key = |s: &Segment<N>| [s.a.x, s.a.y, s.a.z, s.b.x, s.b.y, s.b.z];
+    in_canonical_order(
+        a,
+        pose_a,
+        &key(a),
+        b,
+        pose_b,
+        &key(b),
+        margin,
+        out,
+        |a, pose_a, b, pose_b, margin, out| {
+            let (core_a, core_b) = (RoundCore::segment(a, pose_a), RoundCore::segment(b, pose_b));
+            contact_round(&core_a, &core_b, frame_up(pose_a), margin, out);
+        },
+    );
+}
+
+/// Closest points of a sphere and a segment within `max_distance`.
+pub fn closest_points_sphere_segment<N: Real>(
+    a: &Sphere<N>,
+    pose_a: &Isometry3<N>,
+    b: &Segment<N>,
+    pose_b: &Isometry3<N>,
+    max_distance: N,
+) -> ClosestPoints<N> {
+    closest_points_round(
+        &RoundCore::sphere(a, pose_a),
+        &RoundCore::segment(b, pose_b),
+        max_distance,
+    )
+}
+
+/// Closest points of a capsule and a segment within `max_distance`.
+pub fn closest_points_capsule_segment<N: Real>(
+    a: &Capsule<N>,
+    pose_a: &Isometry3<N>,
+    b: &Segment<N>,
+    pose_b: &Isometry3<N>,
+    max_distance: N,
+) -> ClosestPoints<N> {
+    closest_points_round(
+        &RoundCore::capsule(a, pose_a),
+        &RoundCore::segment(b, pose_b),
+        max_distance,
+    )
+}
+
+/// Closest points of two posed segments within `max_distance`;
+/// `Intersecting` when they touch.
+pub fn closest_points_segment_segment<N: Real>(
+    a: &Segment<N>,
+    pose_a: &Isometry3<N>,
+    b: &Segment<N>,
+    pose_b: &Isometry3<N>,
+    max_distance: N,
+) -> ClosestPoints<N> {
+    closest_points_round(
+        &RoundCore::segment(a, pose_a),
+        &RoundCore::segment(b, pose_b),
         max_distance,
     )
 }

@@ -8,15 +8,16 @@
 //! test (triangle normal, 3 box faces, 9 edge crosses) and face clipping.
 
 use geom_core::distance::{
-    closest_point_on_triangle, closest_points_segment_segment, closest_points_segment_triangle_with_weights,
+    self, closest_point_on_triangle, closest_points_segment_segment,
+    closest_points_segment_triangle_with_weights,
 };
-use geom_core::{ContactManifolds, ContactPoint, FeatureId, Real, lit};
+use geom_core::{ClosestPoints, ContactManifolds, ContactPoint, FeatureId, Real, lit};
 use nalgebra::{Isometry3, Point3, Vector3};
 
 use super::cuboid::{capsule_exit, capsule_feature, to_world};
 use super::polytope::{Polytope, contact_polytopes};
-use super::{exact_when_apart, perpendicular, relative_pose, try_unit, within_margin};
-use crate::{Capsule, Cuboid, Sphere, Triangle};
+use super::{exact_when_apart, perpendicular, relative_pose, try_unit, within_distance, within_margin};
+use crate::{Capsule, Cuboid, Segment, Sphere, Triangle};
 
 /// The triangle feature holding the point with barycentric `weights`
 /// (exact zeros outside the face region): `Face(0)`/`Face(1)` for the
@@ -213,6 +214,15 @@ fn push_prism_clip<N: Real>(
     pushed
 }
 
+/// The distance below which a core and a triangle with these points (the
+/// triangle's frame) count as touching: 64 ε of their largest coordinate
+/// (at least 1). A core through the triangle may come out that far apart,
+/// in a direction of rounding only.
+fn touching_rounding<N: Real>(points: &[Point3<N>]) -> N {
+    let scale = points.iter().fold(N::one(), |size, p| size.max(p.coords.amax()));
+    N::default_epsilon() * lit(64.0) * scale
+}
+
 /// Contact between a capsule (`a`) and a triangle (`b`), in the triangle's
 /// frame.
 ///
@@ -252,10 +262,7 @@ pub fn contact_capsule_triangle<N: Real>(
     let delta = closest.point_on_triangle - closest.point_on_segment;
     // A core through the triangle may come out a rounding-sized distance
     // apart, whose direction is noise: that is the separating-axis case.
-    let scale = [p0, p1, b.a, b.b, b.c]
-        .iter()
-        .fold(N::one(), |size, p| size.max(p.coords.amax()));
-    let rounding = N::default_epsilon() * lit(64.0) * scale;
+    let rounding = touching_rounding(&[p0, p1, b.a, b.b, b.c]);
     let distance = delta.norm();
     match try_unit(&delta).filter(|_| distance > rounding) {
         Some(normal) => {
@@ -447,4 +454,75 @@ pub fn contact_cuboid_triangle<N: Real>(
     } else {
         out.truncate(first);
     }
+}
+
+/// Closest points of a round core (segment `p0 p1` of `pose_core`'s frame,
+/// dilated by `radius`) and a triangle within `max_distance`: the exact
+/// segment–triangle kernel ([`distance::closest_points_segment_triangle`], Ericson
+/// RTCD §5.1.10) in the triangle's frame, the core's point pushed out by
+/// the radius towards the triangle's. `Intersecting` when the gap is not
+/// positive or the core touches the triangle to rounding
+/// ([`touching_rounding`], as the contact routines decide it).
+fn closest_points_core_triangle<N: Real>(
+    (p0, p1, radius): (Point3<N>, Point3<N>, N),
+    pose_core: &Isometry3<N>,
+    triangle: &Triangle<N>,
+    pose_triangle: &Isometry3<N>,
+    max_distance: N,
+) -> ClosestPoints<N> {
+    let to_triangle = relative_pose(pose_triangle, pose_core);
+    let (q0, q1) = (to_triangle * p0, to_triangle * p1);
+    let closest = distance::closest_points_segment_triangle(&q0, &q1, &triangle.a, &triangle.b, &triangle.c);
+    let delta = closest.point_on_triangle - closest.point_on_segment;
+    let distance = geom_core::ray::length_without_overflow(&delta);
+    let gap = distance - radius;
+    if gap <= N::zero() || distance <= touching_rounding(&[q0, q1, triangle.a, triangle.b, triangle.c]) {
+        return ClosestPoints::Intersecting;
+    }
+    if !within_distance(gap, max_distance) {
+        return ClosestPoints::Disjoint;
+    }
+    ClosestPoints::WithinMargin {
+        point_a: pose_triangle * (closest.point_on_segment + delta * (radius / distance)),
+        point_b: pose_triangle * closest.point_on_triangle,
+    }
+}
+
+/// Closest points of a sphere and a triangle within `max_distance`: the
+/// centre's closest point on the triangle (Ericson RTCD §5.1.5), exact;
+/// `Intersecting` when the centre is within the radius.
+pub fn closest_points_sphere_triangle<N: Real>(
+    a: &Sphere<N>,
+    pose_a: &Isometry3<N>,
+    b: &Triangle<N>,
+    pose_b: &Isometry3<N>,
+    max_distance: N,
+) -> ClosestPoints<N> {
+    let centre = Point3::origin();
+    closest_points_core_triangle((centre, centre, a.radius), pose_a, b, pose_b, max_distance)
+}
+
+/// Closest points of a capsule and a triangle within `max_distance`: the
+/// exact closest points of its core segment and the triangle (Ericson
+/// RTCD §5.1.10); `Intersecting` when the core comes within the radius.
+pub fn closest_points_capsule_triangle<N: Real>(
+    a: &Capsule<N>,
+    pose_a: &Isometry3<N>,
+    b: &Triangle<N>,
+    pose_b: &Isometry3<N>,
+    max_distance: N,
+) -> ClosestPoints<N> {
+    closest_points_core_triangle((a.a, a.b, a.radius), pose_a, b, pose_b, max_distance)
+}
+
+/// Closest points of a segment and a triangle within `max_distance` (the
+/// exact kernel, Ericson RTCD §5.1.10); `Intersecting` when they touch.
+pub fn closest_points_segment_triangle<N: Real>(
+    a: &Segment<N>,
+    pose_a: &Isometry3<N>,
+    b: &Triangle<N>,
+    pose_b: &Isometry3<N>,
+    max_distance: N,
+) -> ClosestPoints<N> {
+    closest_points_core_triangle((a.a, a.b, N::zero()), pose_a, b, pose_b, max_distance)
 }
