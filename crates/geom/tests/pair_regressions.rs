@@ -304,3 +304,169 @@ fn segments_touch_across_their_plane_and_keep_the_gap_when_apart() {
         assert!(mismatch <= 2e-6 * (1.0 + offset), "{mismatch:e}: {closest:?}");
     }
 }
+
+/// Two `f32` answers that were measurably off the `f64` ones, each
+/// bounded by 16 ε of the scene's size against the `f64` dispatcher (whose
+/// answers the pair oracle checks to 10⁻⁹) and the exact `f64` kernels:
+///
+/// - a box corner 0.17 from a triangle's edge, its foot 3·10⁻⁴ from a
+///   vertex: the vertex's pair (within rounding as long) once replaced the
+///   edge's, tilting the normal by 10⁻³;
+/// - a tiny box against a large one, least depth on an edge pair 2·10⁻⁵
+///   shallower than a face: the faces' tie allowance (64 ε of the
+///   coordinates) once took the face.
+#[test]
+fn f32_box_pairs_keep_the_closest_pair_and_the_least_depth() {
+    fn pose<N: geom::Real>(q: [f64; 4], t: [f64; 3]) -> Isometry3<N> {
+        let r = |c: f64| c as f32 as f64;
+        let q = nalgebra::Quaternion::new(r(q[3]), r(q[0]), r(q[1]), r(q[2]));
+        let pose = Isometry3::from_parts(
+            Translation3::new(r(t[0]), r(t[1]), r(t[2])),
+            UnitQuaternion::new_unchecked(q),
+        );
+        nalgebra::convert(pose)
+    }
+    let scene = |precision: &str| -> Vec<(Vector3<f64>, ContactPoint<f64>)> {
+        fn run<N: geom::Real + Into<f64>>() -> Vec<(Vector3<f64>, ContactPoint<f64>)> {
+            let c = |x: f64| nalgebra::convert::<f64, N>(x as f32 as f64);
+            let p = |v: [f64; 3]| Point3::new(c(v[0]), c(v[1]), c(v[2]));
+            let table = geom::default_dispatcher::<N>();
+            let mut out = ContactManifolds::new();
+            let mut answers = Vec::new();
+            let mut record = |out: &ContactManifolds<N>| {
+                let (n, p) = out
+                    .points()
+                    .max_by(|x, y| x.1.depth.partial_cmp(&y.1.depth).unwrap())
+                    .map(|(n, p)| (*n, *p))
+                    .expect("a contact");
+                let to64 = |q: Point3<N>| q.map(Into::into);
+                answers.push((
+                    n.map(Into::into),
+                    ContactPoint {
+                        point_a: to64(p.point_a),
+                        point_b: to64(p.point_b),
+                        depth: p.depth.into(),
+                        feature_a: p.feature_a,
+                        feature_b: p.feature_b,
+                    },
+                ));
+            };
+            let cuboid = Cuboid::new(Vector3::new(c(0.429_730_713), c(0.146_248_013), c(0.473_546_445)));
+            let triangle = Triangle::new(
+                p([0.161_271_11, -0.160_651_073, -0.063_199_654]),
+                p([0.531_357_706, -0.190_718_189, 0.000_870_293]),
+                p([0.012_637_614, -0.375_472_873, 0.252_860_725]),
+            );
+            let pose_box = pose::<N>(
+                [-0.085_872_727, -0.250_012_591, -0.196_692_386, 0.944_156_6],
+                [0.740_453_839, -0.075_835_705, -0.002_268_74],
+            );
+            let pose_triangle = pose::<N>(
+                [0.669_458_902, -0.121_631_831, 0.435_178_278, 0.589_618_812],
+                [1.322_830_796, -0.290_818_363, -0.166_671_172],
+            );
+            let margin = c(0.287);
+            table
+                .contact(&cuboid, &pose_box, &triangle, &pose_triangle, margin, &mut out)
+                .unwrap();
+            record(&out);
+            table
+                .contact(&triangle, &pose_triangle, &cuboid, &pose_box, margin, &mut out)
+                .unwrap();
+            record(&out);
+            let large = Cuboid::new(Vector3::new(c(1.320_080_161), c(3.303_257_465), c(3.920_410_872)));
+            let small = Cuboid::new(Vector3::new(c(0.025_339_307), c(0.012_108_718), c(0.015_362_843)));
+            let pose_large = pose::<N>(
+                [-0.622_778_486, 0.616_704_392, 0.120_038_361, 0.466_276_143],
+                [-0.421_734_78, -0.061_435_901, 0.163_141_623],
+            );
+            let pose_small = pose::<N>(
+                [0.834_621_959, -0.105_624_466, 0.087_408_073, 0.533_488_038],
+                [-4.138_439_655, 0.587_169_647, 0.338_039_666],
+            );
+            table
+                .contact(&large, &pose_large, &small, &pose_small, c(0.0056), &mut out)
+                .unwrap();
+            record(&out);
+            table
+                .contact(&small, &pose_small, &large, &pose_large, c(0.0056), &mut out)
+                .unwrap();
+            record(&out);
+            answers
+        }
+        if precision == "f64" {
+            run::<f64>()
+        } else {
+            run::<f32>()
+        }
+    };
+    let (exact, single) = (scene("f64"), scene("f32"));
+    for (k, ((n64, p64), (n32, p32))) in exact.iter().zip(&single).enumerate() {
+        let size = if k < 2 { 2.0 } else { 5.0 };
+        let bound = 16.0 * f32::EPSILON as f64 * size;
+        assert!((p32.depth - p64.depth).abs() <= bound, "#{k}: {p32:?} vs {p64:?}");
+        if k < 2 {
+            // Apart: one closest pair, which the f32 answer must match.
+            assert!(
+                (p32.point_b - p64.point_b).norm() <= 4.0 * bound,
+                "#{k}: {p32:?} vs {p64:?}"
+            );
+            assert!((n32 - n64).norm() <= 1e-5, "#{k}: {n32:?} vs {n64:?}");
+        }
+    }
+    // The first scene's distance by brute force in f64: every box corner
+    // against the triangle, every triangle vertex against the box, every
+    // box edge against every triangle edge.
+    let r = |c: f64| c as f32 as f64;
+    let half = Vector3::new(r(0.429_730_713), r(0.146_248_013), r(0.473_546_445));
+    let pose_box = pose::<f64>(
+        [-0.085_872_727, -0.250_012_591, -0.196_692_386, 0.944_156_6],
+        [0.740_453_839, -0.075_835_705, -0.002_268_74],
+    );
+    let pose_triangle = pose::<f64>(
+        [0.669_458_902, -0.121_631_831, 0.435_178_278, 0.589_618_812],
+        [1.322_830_796, -0.290_818_363, -0.166_671_172],
+    );
+    let triangle = [
+        [0.161_271_11, -0.160_651_073, -0.063_199_654],
+        [0.531_357_706, -0.190_718_189, 0.000_870_293],
+        [0.012_637_614, -0.375_472_873, 0.252_860_725],
+    ]
+    .map(|v| pose_box.inverse_transform_point(&(pose_triangle * Point3::new(r(v[0]), r(v[1]), r(v[2])))));
+    let corner = |k: usize| {
+        let sign = |bit: usize| if k >> bit & 1 == 1 { 1.0 } else { -1.0 };
+        Point3::new(sign(0) * half.x, sign(1) * half.y, sign(2) * half.z)
+    };
+    let mut distance = f64::INFINITY;
+    for k in 0..8 {
+        let (on_triangle, _) = geom::core::distance::closest_point_on_triangle(
+            &corner(k),
+            &triangle[0],
+            &triangle[1],
+            &triangle[2],
+        );
+        distance = distance.min((on_triangle - corner(k)).norm());
+        for j in 0..3 {
+            if k.count_ones() < (k ^ (1 << j)).count_ones() {
+                for i in 0..3 {
+                    let closest = geom::core::distance::closest_points_segment_segment(
+                        &corner(k),
+                        &corner(k ^ (1 << j)),
+                        &triangle[i],
+                        &triangle[(i + 1) % 3],
+                    );
+                    distance = distance.min((closest.point_on_q - closest.point_on_p).norm());
+                }
+            }
+        }
+    }
+    for vertex in &triangle {
+        let clamped = vertex.coords.zip_map(&half, |x, h| x.clamp(-h, h));
+        distance = distance.min((vertex.coords - clamped).norm());
+    }
+    assert!(
+        (exact[0].1.depth + distance).abs() <= 1e-9,
+        "{:?} vs {distance}",
+        exact[0]
+    );
+}

@@ -238,7 +238,11 @@ fn least_penetration<N: Real>(
 ) -> Option<(Axis, Vector3<N>, N, bool)> {
     let scale = N::one() + a.scale().max(b.scale());
     let rounding = N::default_epsilon() * lit(64.0) * scale;
-    let better = |depth: N, than: N| depth < than - rounding;
+    // A tie is within the rounding of the two depths themselves (a few ε
+    // of the coordinates each): a wider one would hand the answer to a
+    // face whose depth is measurably larger than an edge pair's.
+    let tie = N::default_epsilon() * lit(8.0) * scale;
+    let better = |depth: N, than: N| depth < than - tie;
     let within_bias = |depth: N, than: N| depth >= than - (than.abs() * lit(FACE_BIAS) + rounding);
     let mut best_a: Option<(Axis, Vector3<N>, N)> = None;
     for (index, face) in a.faces().iter().enumerate() {

@@ -460,12 +460,19 @@ fn witness_candidates<N: Real>(
         return [None; 3];
     };
     let witness = Some((*p, *q, apart));
-    let noise = (N::default_epsilon() * lit(64.0) * scale / gap).min(feature_tolerance());
+    let rounding = N::default_epsilon() * lit(64.0) * scale / gap;
+    let noise = rounding.min(feature_tolerance());
     let snap = |tolerance: N| snapped(pair, &raw, tolerance);
+    // A normal snapped farther than the direction's rounding is not the
+    // pair's: the pair is then a nearby one (a triangle's vertex and the
+    // box corner it projects to, a few 10⁻⁴ from the edge point that is
+    // the closest), whose gap the separation matches to second order only
+    // and whose direction would replace the snapped normal.
+    let with_pair = |n: Vector3<N>| (n, witness.filter(|_| (n - raw).norm() <= rounding));
     [
         Some((snap(noise).unwrap_or(raw), witness)),
-        snap(lit(1e-2)).map(|n| (n, witness)),
-        snap(near_tolerance()).map(|n| (n, witness)),
+        snap(lit(1e-2)).map(with_pair),
+        snap(near_tolerance()).map(with_pair),
     ]
 }
 
