@@ -107,10 +107,21 @@ pub(crate) fn refine_normal<N: Real>(
                 // separation along their normal (to rounding): the separation
                 // along any normal bounds the distance from below and the gap
                 // from above, so together they certify the pair.
+                // And only along their own direction, to its rounding (two
+                // points' coordinates over their gap): a pair whose gap
+                // matches the separation but points elsewhere is a nearby
+                // pair, not this normal's (the gap differs from the
+                // separation only to second order in the angle), and its
+                // direction would disagree with the normal (a box corner's
+                // projection beside a cylinder's rim, 7·10⁻³ rad off).
                 let witness = witness.filter(|(p, q, apart)| {
-                    let gap = geom_core::ray::length_without_overflow(&(q - p));
+                    let between = q - p;
+                    let gap = geom_core::ray::length_without_overflow(&between);
                     let signed = if *apart { gap } else { -gap };
-                    (signed - value).abs() <= noise
+                    let direction = if *apart { between } else { -between };
+                    let along = try_unit(&direction)
+                        .is_none_or(|d| (d - n).norm() * gap <= N::default_epsilon() * lit(16.0) * scale);
+                    (signed - value).abs() <= noise && along
                 });
                 // Within rounding of the best, a candidate with exact witness
                 // points wins: for shapes a hair apart the separations of
@@ -460,19 +471,12 @@ fn witness_candidates<N: Real>(
         return [None; 3];
     };
     let witness = Some((*p, *q, apart));
-    let rounding = N::default_epsilon() * lit(64.0) * scale / gap;
-    let noise = rounding.min(feature_tolerance());
+    let noise = (N::default_epsilon() * lit(64.0) * scale / gap).min(feature_tolerance());
     let snap = |tolerance: N| snapped(pair, &raw, tolerance);
-    // A normal snapped farther than the direction's rounding is not the
-    // pair's: the pair is then a nearby one (a triangle's vertex and the
-    // box corner it projects to, a few 10⁻⁴ from the edge point that is
-    // the closest), whose gap the separation matches to second order only
-    // and whose direction would replace the snapped normal.
-    let with_pair = |n: Vector3<N>| (n, witness.filter(|_| (n - raw).norm() <= rounding));
     [
         Some((snap(noise).unwrap_or(raw), witness)),
-        snap(lit(1e-2)).map(with_pair),
-        snap(near_tolerance()).map(with_pair),
+        snap(lit(1e-2)).map(|n| (n, witness)),
+        snap(near_tolerance()).map(|n| (n, witness)),
     ]
 }
 

@@ -107,20 +107,42 @@ impl<'a, N: Real> RoundedShape<'a, N> {
 }
 
 /// Two posed convex shapes as the Minkowski difference of their cores, in
-/// `a`'s local frame.
+/// one working frame: its origin at `a`'s, its axes `a`'s, or `b`'s when
+/// `b` is much the larger (see [`MinkowskiPair::new`]). "`a`'s frame" in
+/// the GJK modules means this frame.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct MinkowskiPair<'a, N: Real> {
     a: RoundedShape<'a, N>,
     b: RoundedShape<'a, N>,
     kinds: (ShapeKind, ShapeKind),
-    /// `b`'s local frame to `a`'s.
+    /// `a`'s local frame to the working frame when their axes differ (a
+    /// rotation only; `None` when the frame is `a`'s).
+    a_to_frame: Option<PoseMatrix<N>>,
+    /// `b`'s local frame to the working frame, its translation the high
+    /// part of `b`'s origin there.
     b_to_a: PoseMatrix<N>,
-    /// `a`'s local frame to the world.
+    /// The low part of `b`'s origin in the working frame: the rounding
+    /// of `p_b − p_a`, which two far-apart origins of a large shape and a
+    /// small one would otherwise lose from every gap.
+    b_origin_low: Vector3<N>,
+    /// The working frame to the world.
     a_to_world: PoseMatrix<N>,
-    /// `b`'s origin in `a`'s frame (the direction from `a` to `b` when the
-    /// geometry gives none).
+    /// `b`'s origin in the working frame (the direction from `a` to `b`
+    /// when the geometry gives none).
     b_origin: Vector3<N>,
 }
+
+/// How far a shape reaches from its origin: the largest coordinate of its
+/// local box.
+fn reach<N: Real>(shape: &dyn Shape<N>) -> N {
+    let aabb = shape.local_aabb();
+    aabb.mins.coords.amax().max(aabb.maxs.coords.amax())
+}
+
+/// `b` counts as much the larger above this ratio of reaches: the
+/// working frame is then `b`'s axes, so that its support points, the
+/// large numbers, enter unrotated.
+const LARGER_FRAME_RATIO: f64 = 8.0;
 
 fn check_pose<N: Real>(pose: &Isometry3<N>, input: &'static str) -> Result<(), GeomError> {
     let finite = pose.translation.vector.iter().all(|v| v.is_finite())
@@ -146,20 +168,67 @@ impl<'a, N: Real> MinkowskiPair<'a, N> {
                 b: kinds.1,
             });
         }
-        let a_to_world = PoseMatrix::new(pose_a);
-        // Subtract the translations before rotating: a pair far from the
-        // origin keeps the bits of its relative placement.
-        let b_origin = a_to_world.vector_to_local(&(pose_b.translation.vector - pose_a.translation.vector));
-        let rotation = pose_a.rotation.inverse() * pose_b.rotation;
-        let b_to_a = PoseMatrix::new(&Isometry3::from_parts(b_origin.into(), rotation));
+        // `b` much the larger (a box of half extent 5000 under a small
+        // shape): its axes, so that its support points are not rotated and
+        // its faces keep their bits near the small shape.
+        let larger_b = reach(b) > reach(a) * nalgebra::convert::<f64, N>(LARGER_FRAME_RATIO);
+        let axes = if larger_b {
+            pose_b.rotation
+        } else {
+            pose_a.rotation
+        };
+        let a_to_world = PoseMatrix::new(&Isometry3::from_parts(pose_a.translation, axes));
+        // Subtract the translations before rotating, exactly (high and low
+        // parts): a pair far from the origin keeps the bits of its relative
+        // placement.
+        let (mut high, mut low) = (Vector3::zeros(), Vector3::zeros());
+        for k in 0..3 {
+            (high[k], low[k]) =
+                geom_core::exact::two_sum(pose_b.translation.vector[k], -pose_a.translation.vector[k]);
+        }
+        let b_origin = a_to_world.vector_to_local(&high);
+        let b_origin_low = a_to_world.vector_to_local(&low);
+        let b_to_a = PoseMatrix::new(&Isometry3::from_parts(
+            b_origin.into(),
+            axes.inverse() * pose_b.rotation,
+        ));
+        let a_to_frame = larger_b.then(|| {
+            PoseMatrix::new(&Isometry3::from_parts(
+                nalgebra::Translation3::identity(),
+                axes.inverse() * pose_a.rotation,
+            ))
+        });
         Ok(MinkowskiPair {
             a: RoundedShape::new(a),
             b: RoundedShape::new(b),
             kinds,
+            a_to_frame,
             b_to_a,
+            b_origin_low,
             a_to_world,
             b_origin,
         })
+    }
+
+    /// `a`'s local point in the working frame.
+    fn a_point(&self, p: &Point3<N>) -> Point3<N> {
+        self.a_to_frame.as_ref().map_or(*p, |m| m.point_to_world(p))
+    }
+
+    /// A working-frame direction in `a`'s local frame.
+    fn a_direction(&self, v: &Vector3<N>) -> Vector3<N> {
+        self.a_to_frame.as_ref().map_or(*v, |m| m.vector_to_local(v))
+    }
+
+    /// `b`'s local point in the working frame, the origin's low part
+    /// added last.
+    fn b_point(&self, p: &Point3<N>) -> Point3<N> {
+        self.b_to_a.point_to_world(p) + self.b_origin_low
+    }
+
+    /// A working-frame point in `b`'s local frame.
+    fn b_local_point(&self, p: &Point3<N>) -> Point3<N> {
+        self.b_to_a.point_to_local(&(p - self.b_origin_low))
     }
 
     /// Both cores as segments (`a`'s frame; a point as a zero-length
@@ -174,10 +243,10 @@ impl<'a, N: Real> MinkowskiPair<'a, N> {
         let (a0, a1) = ends(&self.a.core)?;
         let (b0, b1) = ends(&self.b.core)?;
         Some([
-            a0,
-            a1,
-            self.b_to_a.point_to_world(&b0),
-            self.b_to_a.point_to_world(&b1),
+            self.a_point(&a0),
+            self.a_point(&a1),
+            self.b_point(&b0),
+            self.b_point(&b1),
         ])
     }
 
@@ -203,7 +272,12 @@ impl<'a, N: Real> MinkowskiPair<'a, N> {
 
     /// `a`'s core feature extreme along `dir` (`a`'s frame).
     pub fn feature_a(&self, dir: &Vector3<N>, tolerance: N) -> Option<SupportFeature<N>> {
-        self.a.feature(dir, tolerance).filter(SupportFeature::is_finite)
+        let feature = self.a.feature(&self.a_direction(dir), tolerance);
+        match &self.a_to_frame {
+            None => feature,
+            Some(m) => feature.map(|f| f.mapped(|p| m.point_to_world(p), |v| m.vector_to_world(v))),
+        }
+        .filter(SupportFeature::is_finite)
     }
 
     /// `b`'s core feature extreme along `dir` (given and answered in `a`'s
@@ -211,27 +285,28 @@ impl<'a, N: Real> MinkowskiPair<'a, N> {
     pub fn feature_b(&self, dir: &Vector3<N>, tolerance: N) -> Option<SupportFeature<N>> {
         self.b
             .feature(&self.b_to_a.vector_to_local(dir), tolerance)
-            .map(|f| {
-                f.mapped(
-                    |p| self.b_to_a.point_to_world(p),
-                    |v| self.b_to_a.vector_to_world(v),
-                )
-            })
+            .map(|f| f.mapped(|p| self.b_point(p), |v| self.b_to_a.vector_to_world(v)))
             .filter(SupportFeature::is_finite)
     }
 
     /// The point of `a`'s core closest to `point` (`a`'s frame), and
     /// whether `point` is inside it.
     pub fn closest_on_a(&self, point: &Point3<N>) -> Option<(Point3<N>, bool)> {
-        self.a.closest(point)
+        match &self.a_to_frame {
+            None => self.a.closest(point),
+            Some(m) => self
+                .a
+                .closest(&m.point_to_local(point))
+                .map(|(p, inside)| (m.point_to_world(&p), inside)),
+        }
     }
 
     /// The point of `b`'s core closest to `point` (both in `a`'s frame),
     /// and whether `point` is inside it.
     pub fn closest_on_b(&self, point: &Point3<N>) -> Option<(Point3<N>, bool)> {
         self.b
-            .closest(&self.b_to_a.point_to_local(point))
-            .map(|(p, inside)| (self.b_to_a.point_to_world(&p), inside))
+            .closest(&self.b_local_point(point))
+            .map(|(p, inside)| (self.b_point(&p), inside))
     }
 
     /// The support point of the cores' difference along `dir` (`a`'s
@@ -244,13 +319,20 @@ impl<'a, N: Real> MinkowskiPair<'a, N> {
             a: self.kinds.0,
             b: self.kinds.1,
         };
-        let a = self.a.support(dir).ok_or(unsupported.clone())?;
+        let a_local = self
+            .a
+            .support(&self.a_direction(dir))
+            .ok_or(unsupported.clone())?;
+        let a = self.a_point(&a_local);
         let b_local = self
             .b
             .support(&self.b_to_a.vector_to_local(&-dir))
             .ok_or(unsupported)?;
-        let b = self.b_to_a.point_to_world(&b_local);
-        let w = a - b;
+        // `b`'s point high part first (a large shape's face and its
+        // origin's offset cancel exactly), the origin's low part last.
+        let b_high = self.b_to_a.point_to_world(&b_local);
+        let b = b_high + self.b_origin_low;
+        let w = (a - b_high) - self.b_origin_low;
         if w.iter().all(|c| c.is_finite()) {
             Ok(SupportPoint { w, a, b })
         } else {
