@@ -8,10 +8,13 @@ use nalgebra::{Isometry3, Vector3};
 
 use super::cuboid::to_world;
 use super::polytope::{Polytope, contact_polytopes};
-use super::{exact_when_apart, in_canonical_order, relative_pose};
+use super::{Placement, WorkingFrame, exact_when_apart, in_canonical_order};
 use crate::Cuboid;
 
-/// Contact between two boxes, computed in `a`'s frame.
+/// Contact between two boxes, computed in `a`'s frame (or, for boxes of
+/// very different sizes, in the larger one's axes at the smaller one's
+/// centre, the centres' offset taken exactly: a large box's face beside a
+/// small one keeps its bits).
 ///
 /// The axis of least penetration among the 6 face normals and the 9 edge
 /// × edge directions (nearly parallel edge pairs skipped) wins: its depth
@@ -50,12 +53,18 @@ pub fn contact_cuboid_cuboid<N: Real>(
         margin,
         out,
         |a, pose_a, b, pose_b, margin, out| {
-            let box_a = Polytope::cuboid(&a.half_extents, &Isometry3::identity());
-            let box_b = Polytope::cuboid(&b.half_extents, &relative_pose(pose_a, pose_b));
+            let frame = WorkingFrame::new(pose_a, a.half_extents.amax(), pose_b, b.half_extents.amax());
+            let placed = |half: &Vector3<N>, placement: &Placement<N>| {
+                Polytope::cuboid(half, &placement.pose()).shifted(&placement.offset_low)
+            };
+            let (box_a, box_b) = (
+                placed(&a.half_extents, &frame.a),
+                placed(&b.half_extents, &frame.b),
+            );
             let first = out.len();
             let manifold = out.push_manifold(Vector3::zeros());
             if contact_polytopes(&box_a, &box_b, margin, manifold) {
-                to_world(pose_a, out, first);
+                to_world(&frame.to_world, out, first);
                 exact_when_apart(a, pose_a, b, pose_b, margin, out, first);
             } else {
                 out.truncate(first);

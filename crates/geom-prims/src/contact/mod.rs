@@ -91,7 +91,7 @@ pub fn feature_contacts<N: geom_core::Real>(
 }
 
 use geom_core::{ContactManifolds, ContactPoint, DispatchTable, FeatureId, Real, ShapeKind, lit};
-use nalgebra::{Isometry3, Translation3, Vector3};
+use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
 
 use crate::{Capsule, Cone, Cuboid, Cylinder, Ellipsoid, HalfSpace, Segment, Sphere, Triangle};
 
@@ -200,6 +200,95 @@ pub fn register_pairs<N: Real>(table: &mut DispatchTable<N>) {
         K::Cuboid,
         closest_points_capsule_cuboid,
     );
+}
+
+/// Where a shape sits in a [`WorkingFrame`]: turned by `rotation` (`None`:
+/// the frame's axes are its own) and moved by `offset + offset_low` (zero
+/// for the shape the frame's origin is at).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Placement<N: Real> {
+    pub rotation: Option<UnitQuaternion<N>>,
+    pub offset: Vector3<N>,
+    /// The rounding of `offset`: the origins' difference is exactly
+    /// `offset + offset_low` (before turning into the frame's axes).
+    pub offset_low: Vector3<N>,
+}
+
+impl<N: Real> Placement<N> {
+    /// The placement as a pose (without the low part).
+    pub fn pose(&self) -> Isometry3<N> {
+        Isometry3::from_parts(
+            Translation3::from(self.offset),
+            self.rotation.unwrap_or_else(UnitQuaternion::identity),
+        )
+    }
+}
+
+/// The frame a pair routine computes in: `a`'s own when the two shapes are
+/// of a size; when one reaches more than [`LARGER_FRAME_RATIO`] times the
+/// other, the larger one's axes at the smaller one's origin. The large
+/// shape's points then enter unrotated, and its faces beside the small
+/// shape come out small and exact (its far origin's offset, taken exactly
+/// in two parts, cancels against them): a box of half extent 5000 under a
+/// small shape keeps the gap's bits, which in its own frame or the small
+/// shape's would carry `ε·5000`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct WorkingFrame<N: Real> {
+    /// The frame to the world.
+    pub to_world: Isometry3<N>,
+    pub a: Placement<N>,
+    pub b: Placement<N>,
+}
+
+/// See [`WorkingFrame`].
+pub(crate) const LARGER_FRAME_RATIO: f64 = 8.0;
+
+impl<N: Real> WorkingFrame<N> {
+    /// The frame for `a` and `b`, of reaches (largest local coordinate)
+    /// `reach_a` and `reach_b`.
+    pub fn new(pose_a: &Isometry3<N>, reach_a: N, pose_b: &Isometry3<N>, reach_b: N) -> Self {
+        let ratio = lit::<N>(LARGER_FRAME_RATIO);
+        let (larger_a, larger_b) = (reach_a > reach_b * ratio, reach_b > reach_a * ratio);
+        let axes = if larger_b {
+            pose_b.rotation
+        } else {
+            pose_a.rotation
+        };
+        let origin = if larger_a {
+            pose_b.translation
+        } else {
+            pose_a.translation
+        };
+        let frame = geom_core::PoseMatrix::new(&Isometry3::from_parts(origin, axes));
+        let to_local = |v: Vector3<N>| frame.vector_to_local(&v);
+        // Subtracted exactly before turning: a pair far from the origin
+        // keeps the bits of its relative placement.
+        let offset = |to: &Isometry3<N>, from: &Isometry3<N>| {
+            let (mut high, mut low) = (Vector3::zeros(), Vector3::zeros());
+            for k in 0..3 {
+                (high[k], low[k]) =
+                    geom_core::exact::two_sum(to.translation.vector[k], -from.translation.vector[k]);
+            }
+            (to_local(high), to_local(low))
+        };
+        let place = |pose: &Isometry3<N>, same_axes: bool, moved: bool, from: &Isometry3<N>| {
+            let (offset, offset_low) = if moved {
+                offset(pose, from)
+            } else {
+                (Vector3::zeros(), Vector3::zeros())
+            };
+            Placement {
+                rotation: (!same_axes).then(|| axes.inverse() * pose.rotation),
+                offset,
+                offset_low,
+            }
+        };
+        WorkingFrame {
+            to_world: Isometry3::from_parts(origin, axes),
+            a: place(pose_a, !larger_b, larger_a, pose_b),
+            b: place(pose_b, larger_b, !larger_a, pose_a),
+        }
+    }
 }
 
 /// The pose of `b` in `a`'s frame, with the translations subtracted before

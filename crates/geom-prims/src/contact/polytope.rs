@@ -187,6 +187,15 @@ impl<N: Real> Polytope<N> {
         (self.vertices[edge.0], self.vertices[edge.1], edge.3)
     }
 
+    /// The polytope moved by `by` (a placement's low part, added after the
+    /// vertices' high parts).
+    pub(crate) fn shifted(mut self, by: &Vector3<N>) -> Self {
+        for vertex in &mut self.vertices[..self.vertex_count] {
+            *vertex += by;
+        }
+        self
+    }
+
     /// A size for tolerances: the largest vertex coordinate magnitude.
     fn scale(&self) -> N {
         self.vertices()

@@ -16,6 +16,7 @@ use geom_core::distance::closest_point_on_segment;
 use geom_core::{FeatureShape, GeomError, PoseMatrix, Real, Shape, ShapeKind, SupportFeature};
 use nalgebra::{Isometry3, Point3, Vector3};
 
+use crate::contact::{Placement, WorkingFrame};
 use crate::{Capsule, Segment, Sphere};
 
 /// A point of the Minkowski difference `A − B` with the two support points
@@ -106,29 +107,78 @@ impl<'a, N: Real> RoundedShape<'a, N> {
     }
 }
 
+/// One shape of a [`MinkowskiPair`] placed in the working frame: its
+/// local frame turned by `turn` (`None`: same axes) and moved by
+/// `offset + offset_low` (zero for the shape the frame's origin is at).
+#[derive(Clone, Copy, Debug)]
+struct Placed<'a, N: Real> {
+    shape: RoundedShape<'a, N>,
+    turn: Option<PoseMatrix<N>>,
+    offset: Vector3<N>,
+    /// The rounding of `offset` (two origins far apart: the exact
+    /// difference is `offset + offset_low`).
+    offset_low: Vector3<N>,
+}
+
+impl<'a, N: Real> Placed<'a, N> {
+    /// A local point turned, without the offset.
+    fn turned(&self, p: &Point3<N>) -> Point3<N> {
+        self.turn.as_ref().map_or(*p, |m| m.point_to_world(p))
+    }
+
+    /// A local point in the working frame: turned, the offset's high part
+    /// added (where a large shape's face and its far origin cancel
+    /// exactly), then the low part.
+    fn point(&self, p: &Point3<N>) -> Point3<N> {
+        (self.turned(p) + self.offset) + self.offset_low
+    }
+
+    /// A working-frame point in the local frame.
+    fn local_point(&self, q: &Point3<N>) -> Point3<N> {
+        let moved = (q - self.offset_low) - self.offset;
+        self.turn.as_ref().map_or(moved, |m| m.point_to_local(&moved))
+    }
+
+    /// A working-frame direction in the local frame.
+    fn local_direction(&self, v: &Vector3<N>) -> Vector3<N> {
+        self.turn.as_ref().map_or(*v, |m| m.vector_to_local(v))
+    }
+
+    /// A local direction in the working frame.
+    fn direction(&self, v: &Vector3<N>) -> Vector3<N> {
+        self.turn.as_ref().map_or(*v, |m| m.vector_to_world(v))
+    }
+
+    /// The extreme feature along the working-frame `dir`, in that frame.
+    fn feature(&self, dir: &Vector3<N>, tolerance: N) -> Option<SupportFeature<N>> {
+        self.shape
+            .feature(&self.local_direction(dir), tolerance)
+            .map(|f| f.mapped(|p| self.point(p), |v| self.direction(v)))
+            .filter(SupportFeature::is_finite)
+    }
+
+    /// The core point closest to the working-frame `point`, and whether
+    /// `point` is inside the core.
+    fn closest(&self, point: &Point3<N>) -> Option<(Point3<N>, bool)> {
+        self.shape
+            .closest(&self.local_point(point))
+            .map(|(p, inside)| (self.point(&p), inside))
+    }
+}
+
 /// Two posed convex shapes as the Minkowski difference of their cores, in
-/// one working frame: its origin at `a`'s, its axes `a`'s, or `b`'s when
-/// `b` is much the larger (see [`MinkowskiPair::new`]). "`a`'s frame" in
-/// the GJK modules means this frame.
+/// one working frame ([`WorkingFrame`]: `a`'s when the two are of a size,
+/// else the larger one's axes at the smaller one's origin). "`a`'s frame"
+/// in the GJK modules means this frame.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct MinkowskiPair<'a, N: Real> {
-    a: RoundedShape<'a, N>,
-    b: RoundedShape<'a, N>,
+    a: Placed<'a, N>,
+    b: Placed<'a, N>,
     kinds: (ShapeKind, ShapeKind),
-    /// `a`'s local frame to the working frame when their axes differ (a
-    /// rotation only; `None` when the frame is `a`'s).
-    a_to_frame: Option<PoseMatrix<N>>,
-    /// `b`'s local frame to the working frame, its translation the high
-    /// part of `b`'s origin there.
-    b_to_a: PoseMatrix<N>,
-    /// The low part of `b`'s origin in the working frame: the rounding
-    /// of `p_b − p_a`, which two far-apart origins of a large shape and a
-    /// small one would otherwise lose from every gap.
-    b_origin_low: Vector3<N>,
     /// The working frame to the world.
     a_to_world: PoseMatrix<N>,
-    /// `b`'s origin in the working frame (the direction from `a` to `b`
-    /// when the geometry gives none).
+    /// `b`'s origin relative to `a`'s in the working frame (the direction
+    /// from `a` to `b` when the geometry gives none).
     b_origin: Vector3<N>,
 }
 
@@ -138,11 +188,6 @@ fn reach<N: Real>(shape: &dyn Shape<N>) -> N {
     let aabb = shape.local_aabb();
     aabb.mins.coords.amax().max(aabb.maxs.coords.amax())
 }
-
-/// `b` counts as much the larger above this ratio of reaches: the
-/// working frame is then `b`'s axes, so that its support points, the
-/// large numbers, enter unrotated.
-const LARGER_FRAME_RATIO: f64 = 8.0;
 
 fn check_pose<N: Real>(pose: &Isometry3<N>, input: &'static str) -> Result<(), GeomError> {
     let finite = pose.translation.vector.iter().all(|v| v.is_finite())
@@ -168,67 +213,28 @@ impl<'a, N: Real> MinkowskiPair<'a, N> {
                 b: kinds.1,
             });
         }
-        // `b` much the larger (a box of half extent 5000 under a small
-        // shape): its axes, so that its support points are not rotated and
-        // its faces keep their bits near the small shape.
-        let larger_b = reach(b) > reach(a) * nalgebra::convert::<f64, N>(LARGER_FRAME_RATIO);
-        let axes = if larger_b {
-            pose_b.rotation
-        } else {
-            pose_a.rotation
+        let frame = WorkingFrame::new(pose_a, reach(a), pose_b, reach(b));
+        let a_to_world = PoseMatrix::new(&frame.to_world);
+        let place = |shape: &'a dyn Shape<N>, placement: &Placement<N>| Placed {
+            shape: RoundedShape::new(shape),
+            turn: placement.rotation.map(|rotation| {
+                PoseMatrix::new(&Isometry3::from_parts(
+                    nalgebra::Translation3::identity(),
+                    rotation,
+                ))
+            }),
+            offset: placement.offset,
+            offset_low: placement.offset_low,
         };
-        let a_to_world = PoseMatrix::new(&Isometry3::from_parts(pose_a.translation, axes));
-        // Subtract the translations before rotating, exactly (high and low
-        // parts): a pair far from the origin keeps the bits of its relative
-        // placement.
-        let (mut high, mut low) = (Vector3::zeros(), Vector3::zeros());
-        for k in 0..3 {
-            (high[k], low[k]) =
-                geom_core::exact::two_sum(pose_b.translation.vector[k], -pose_a.translation.vector[k]);
-        }
-        let b_origin = a_to_world.vector_to_local(&high);
-        let b_origin_low = a_to_world.vector_to_local(&low);
-        let b_to_a = PoseMatrix::new(&Isometry3::from_parts(
-            b_origin.into(),
-            axes.inverse() * pose_b.rotation,
-        ));
-        let a_to_frame = larger_b.then(|| {
-            PoseMatrix::new(&Isometry3::from_parts(
-                nalgebra::Translation3::identity(),
-                axes.inverse() * pose_a.rotation,
-            ))
-        });
+        let (placed_a, placed_b) = (place(a, &frame.a), place(b, &frame.b));
+        let b_origin = placed_b.offset - placed_a.offset;
         Ok(MinkowskiPair {
-            a: RoundedShape::new(a),
-            b: RoundedShape::new(b),
+            a: placed_a,
+            b: placed_b,
             kinds,
-            a_to_frame,
-            b_to_a,
-            b_origin_low,
             a_to_world,
             b_origin,
         })
-    }
-
-    /// `a`'s local point in the working frame.
-    fn a_point(&self, p: &Point3<N>) -> Point3<N> {
-        self.a_to_frame.as_ref().map_or(*p, |m| m.point_to_world(p))
-    }
-
-    /// A working-frame direction in `a`'s local frame.
-    fn a_direction(&self, v: &Vector3<N>) -> Vector3<N> {
-        self.a_to_frame.as_ref().map_or(*v, |m| m.vector_to_local(v))
-    }
-
-    /// `b`'s local point in the working frame, the origin's low part
-    /// added last.
-    fn b_point(&self, p: &Point3<N>) -> Point3<N> {
-        self.b_to_a.point_to_world(p) + self.b_origin_low
-    }
-
-    /// A working-frame point in `b`'s local frame.
-    fn b_local_point(&self, p: &Point3<N>) -> Point3<N> {
-        self.b_to_a.point_to_local(&(p - self.b_origin_low))
     }
 
     /// Both cores as segments (`a`'s frame; a point as a zero-length
@@ -240,24 +246,24 @@ impl<'a, N: Real> MinkowskiPair<'a, N> {
             Core::Segment(a, b) => Some((a, b)),
             Core::Whole(_) => None,
         };
-        let (a0, a1) = ends(&self.a.core)?;
-        let (b0, b1) = ends(&self.b.core)?;
+        let (a0, a1) = ends(&self.a.shape.core)?;
+        let (b0, b1) = ends(&self.b.shape.core)?;
         Some([
-            self.a_point(&a0),
-            self.a_point(&a1),
-            self.b_point(&b0),
-            self.b_point(&b1),
+            self.a.point(&a0),
+            self.a.point(&a1),
+            self.b.point(&b0),
+            self.b.point(&b1),
         ])
     }
 
     /// `a`'s round margin.
     pub fn radius_a(&self) -> N {
-        self.a.radius
+        self.a.shape.radius
     }
 
     /// `b`'s round margin.
     pub fn radius_b(&self) -> N {
-        self.b.radius
+        self.b.shape.radius
     }
 
     /// `b`'s origin in `a`'s frame.
@@ -272,41 +278,25 @@ impl<'a, N: Real> MinkowskiPair<'a, N> {
 
     /// `a`'s core feature extreme along `dir` (`a`'s frame).
     pub fn feature_a(&self, dir: &Vector3<N>, tolerance: N) -> Option<SupportFeature<N>> {
-        let feature = self.a.feature(&self.a_direction(dir), tolerance);
-        match &self.a_to_frame {
-            None => feature,
-            Some(m) => feature.map(|f| f.mapped(|p| m.point_to_world(p), |v| m.vector_to_world(v))),
-        }
-        .filter(SupportFeature::is_finite)
+        self.a.feature(dir, tolerance)
     }
 
     /// `b`'s core feature extreme along `dir` (given and answered in `a`'s
     /// frame).
     pub fn feature_b(&self, dir: &Vector3<N>, tolerance: N) -> Option<SupportFeature<N>> {
-        self.b
-            .feature(&self.b_to_a.vector_to_local(dir), tolerance)
-            .map(|f| f.mapped(|p| self.b_point(p), |v| self.b_to_a.vector_to_world(v)))
-            .filter(SupportFeature::is_finite)
+        self.b.feature(dir, tolerance)
     }
 
     /// The point of `a`'s core closest to `point` (`a`'s frame), and
     /// whether `point` is inside it.
     pub fn closest_on_a(&self, point: &Point3<N>) -> Option<(Point3<N>, bool)> {
-        match &self.a_to_frame {
-            None => self.a.closest(point),
-            Some(m) => self
-                .a
-                .closest(&m.point_to_local(point))
-                .map(|(p, inside)| (m.point_to_world(&p), inside)),
-        }
+        self.a.closest(point)
     }
 
     /// The point of `b`'s core closest to `point` (both in `a`'s frame),
     /// and whether `point` is inside it.
     pub fn closest_on_b(&self, point: &Point3<N>) -> Option<(Point3<N>, bool)> {
-        self.b
-            .closest(&self.b_local_point(point))
-            .map(|(p, inside)| (self.b_point(&p), inside))
+        self.b.closest(point)
     }
 
     /// The support point of the cores' difference along `dir` (`a`'s
@@ -321,18 +311,23 @@ impl<'a, N: Real> MinkowskiPair<'a, N> {
         };
         let a_local = self
             .a
-            .support(&self.a_direction(dir))
+            .shape
+            .support(&self.a.local_direction(dir))
             .ok_or(unsupported.clone())?;
-        let a = self.a_point(&a_local);
         let b_local = self
             .b
-            .support(&self.b_to_a.vector_to_local(&-dir))
+            .shape
+            .support(&self.b.local_direction(&-dir))
             .ok_or(unsupported)?;
-        // `b`'s point high part first (a large shape's face and its
-        // origin's offset cancel exactly), the origin's low part last.
-        let b_high = self.b_to_a.point_to_world(&b_local);
-        let b = b_high + self.b_origin_low;
-        let w = (a - b_high) - self.b_origin_low;
+        // High parts first: one side's offset is zero, the other's cancels
+        // exactly against a large shape's face beside the frame's origin;
+        // the low parts last.
+        let (a_high, b_high) = (
+            self.a.turned(&a_local) + self.a.offset,
+            self.b.turned(&b_local) + self.b.offset,
+        );
+        let w = (a_high - b_high) + (self.a.offset_low - self.b.offset_low);
+        let (a, b) = (a_high + self.a.offset_low, b_high + self.b.offset_low);
         if w.iter().all(|c| c.is_finite()) {
             Ok(SupportPoint { w, a, b })
         } else {
