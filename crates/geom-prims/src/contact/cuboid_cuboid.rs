@@ -3,11 +3,11 @@
 //! *Real-Time Collision Detection* §4.4.1 and §5.2.1; Gregorius, "The
 //! Separating Axis Test between Convex Polyhedra", GDC 2013).
 
-use geom_core::{ContactManifolds, Real};
+use geom_core::{ClosestPoints, ContactManifolds, Real};
 use nalgebra::{Isometry3, Vector3};
 
 use super::cuboid::to_world;
-use super::polytope::{Polytope, contact_polytopes};
+use super::polytope::{Polytope, PolytopeGap, contact_polytopes, polytope_gap};
 use super::{Placement, WorkingFrame, exact_when_apart, in_canonical_order};
 use crate::Cuboid;
 
@@ -71,4 +71,37 @@ pub fn contact_cuboid_cuboid<N: Real>(
             }
         },
     );
+}
+
+/// Closest points of two boxes within `max_distance`, computed as
+/// [`contact_cuboid_cuboid`] is (and in its frame): `Intersecting` when no
+/// axis separates them, `Disjoint` when one separates them by more than
+/// `max_distance`; apart, the pair certified by the separating axis (a
+/// corner over the other's face and its foot, or two edges' interior
+/// closest points), else GJK's closest points.
+pub fn closest_points_cuboid_cuboid<N: Real>(
+    a: &Cuboid<N>,
+    pose_a: &Isometry3<N>,
+    b: &Cuboid<N>,
+    pose_b: &Isometry3<N>,
+    max_distance: N,
+) -> ClosestPoints<N> {
+    let frame = WorkingFrame::new(pose_a, a.half_extents.amax(), pose_b, b.half_extents.amax());
+    let placed = |half: &Vector3<N>, placement: &Placement<N>| {
+        Polytope::cuboid(half, &placement.pose()).shifted(&placement.offset_low)
+    };
+    let (box_a, box_b) = (
+        placed(&a.half_extents, &frame.a),
+        placed(&b.half_extents, &frame.b),
+    );
+    match polytope_gap(&box_a, &box_b, max_distance) {
+        PolytopeGap::Beyond => ClosestPoints::Disjoint,
+        PolytopeGap::Touching => ClosestPoints::Intersecting,
+        PolytopeGap::Apart(Some((on_a, on_b))) => ClosestPoints::WithinMargin {
+            point_a: frame.to_world * on_a,
+            point_b: frame.to_world * on_b,
+        },
+        PolytopeGap::Apart(None) => crate::gjk::convex_closest_points(a, pose_a, b, pose_b, max_distance)
+            .unwrap_or(ClosestPoints::Disjoint),
+    }
 }

@@ -48,7 +48,7 @@ pub use cuboid::{
     closest_points_capsule_cuboid, closest_points_sphere_cuboid, contact_capsule_cuboid,
     contact_sphere_cuboid,
 };
-pub use cuboid_cuboid::contact_cuboid_cuboid;
+pub use cuboid_cuboid::{closest_points_cuboid_cuboid, contact_cuboid_cuboid};
 pub use half_space::{
     contact_capsule_half_space, contact_cone_half_space, contact_cuboid_half_space,
     contact_cylinder_half_space, contact_ellipsoid_half_space, contact_segment_half_space,
@@ -189,6 +189,11 @@ pub fn register_pairs<N: Real>(table: &mut DispatchTable<N>) {
         K::Segment,
         K::Triangle,
         closest_points_segment_triangle,
+    );
+    table.register_closest_points::<Cuboid<N>, Cuboid<N>, _>(
+        K::Cuboid,
+        K::Cuboid,
+        closest_points_cuboid_cuboid,
     );
     table.register_closest_points::<Sphere<N>, Cuboid<N>, _>(
         K::Sphere,

@@ -319,6 +319,69 @@ fn least_penetration<N: Real>(
     }
 }
 
+/// The polytopes' answer short of contact points: apart by more than the
+/// limit, overlapping or touching (SAT is exact for polytopes), or apart
+/// with the exact closest pair when the separating axis certifies it.
+pub(crate) enum PolytopeGap<N: Real> {
+    Beyond,
+    Touching,
+    /// Apart: the closest pair (on `a`, on `b`) when certified, else
+    /// `None` (the largest axis gap is then only a lower bound on the
+    /// distance).
+    Apart(Option<(Point3<N>, Point3<N>)>),
+}
+
+/// How far apart `a` and `b` are (same frame), up to `limit`: see
+/// [`PolytopeGap`]. A face axis certifies its gap as the distance when a
+/// deepest point of the other polytope along it lies over the face (the
+/// pair is that point and its foot: no pair can be nearer than an axis's
+/// gap); an edge axis, when the two supporting edges' closest points are
+/// inside both (their difference is then along the axis).
+pub(crate) fn polytope_gap<N: Real>(a: &Polytope<N>, b: &Polytope<N>, limit: N) -> PolytopeGap<N> {
+    let Some((axis, normal, depth, _)) = least_penetration(a, b, limit) else {
+        return PolytopeGap::Beyond;
+    };
+    if depth >= N::zero() {
+        return PolytopeGap::Touching;
+    }
+    let over_face = |reference: &Polytope<N>, face: &PolytopeFace<N>, incident: &Polytope<N>| {
+        let n = face.normal;
+        let corners = face.vertices.map(|k| reference.vertices[k]);
+        let count = face.count;
+        let centroid = corners[..count]
+            .iter()
+            .fold(Vector3::zeros(), |sum, v| sum + v.coords)
+            / nalgebra::convert::<f64, N>(count as f64);
+        let deepest = incident
+            .vertices()
+            .iter()
+            .copied()
+            .reduce(|x, y| if y.coords.dot(&n) < x.coords.dot(&n) { y } else { x })?;
+        let inside = (0..count).all(|k| {
+            let (from, to) = (corners[k], corners[(k + 1) % count]);
+            let mut side = (to - from).cross(&n);
+            if side.dot(&(centroid - from.coords)) > N::zero() {
+                side = -side;
+            }
+            (deepest - from).dot(&side) <= N::zero()
+        });
+        let foot = deepest - n * (deepest - corners[0]).dot(&n);
+        (count >= 3 && inside).then_some((foot, deepest))
+    };
+    let pair = match axis {
+        Axis::FaceOfA(index) => over_face(a, &a.faces[index], b),
+        Axis::FaceOfB(index) => over_face(b, &b.faces[index], a).map(|(foot, deepest)| (deepest, foot)),
+        Axis::Edges(i, j) => {
+            let (a0, a1, _) = a.supporting_edge(i, &normal);
+            let (b0, b1, _) = b.supporting_edge(j, &-normal);
+            let closest = closest_points_segment_segment(&a0, &a1, &b0, &b1);
+            let interior = |x: N| x > N::zero() && x < N::one();
+            (interior(closest.s) && interior(closest.t)).then_some((closest.point_on_p, closest.point_on_q))
+        }
+    };
+    PolytopeGap::Apart(pair)
+}
+
 /// Contacts of polytopes `a` and `b` (same frame) within `margin`, into
 /// `manifold` (whose normal is set here, from `a` to `b`). Returns `false`
 /// when they are farther apart than `margin`.
