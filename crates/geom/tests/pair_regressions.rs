@@ -470,3 +470,115 @@ fn f32_box_pairs_keep_the_closest_pair_and_the_least_depth() {
         exact[0]
     );
 }
+
+/// Two cases from the pair oracle (seed 0), in `f32`, both orders, each
+/// against the `f64` dispatcher's answer:
+///
+/// - a segment through a triangle's edge region, touching to rounding: the
+///   contact pair is the touching point on both (`point_a − point_b =
+///   depth · normal`); the separating axis's support points, a vertex and
+///   a segment end 1.5 apart, once stood for it;
+/// - a segment 0.008 long through a triangle 15 across, 9.9·10⁻⁴ deep by an
+///   edge axis: 64 ε of the triangle's coordinates once handed the face
+///   the tie, 8·10⁻⁵ deeper.
+#[test]
+fn segments_through_a_triangle_get_the_touching_pair_and_the_least_depth() {
+    fn pose<N: geom::Real>(q: [f64; 4], t: [f64; 3]) -> Isometry3<N> {
+        let r = |c: f64| c as f32 as f64;
+        let q = nalgebra::Quaternion::new(r(q[3]), r(q[0]), r(q[1]), r(q[2]));
+        nalgebra::convert(Isometry3::from_parts(
+            Translation3::new(r(t[0]), r(t[1]), r(t[2])),
+            UnitQuaternion::new_unchecked(q),
+        ))
+    }
+    type Case = (
+        [[f64; 3]; 2],
+        [f64; 4],
+        [f64; 3],
+        [[f64; 3]; 3],
+        [f64; 4],
+        [f64; 3],
+    );
+    let cases: [Case; 2] = [
+        (
+            [
+                [0.829_909_217, 1.439_046_249, -0.441_450_355],
+                [-0.739_999_879, -1.237_756_863, 0.419_271_353],
+            ],
+            [0.469_878_471, -0.474_966_27, -0.741_533_136, 0.061_236_203],
+            [0.924_995_422, -1.693_426_251, -2.549_633_265],
+            [
+                [-1.274_964_69, -0.187_876_359, 1.181_319_952],
+                [0.067_407_154, 0.103_477_441, 0.569_053_471],
+                [0.582_133_293, 0.194_485_202, 0.384_685_099],
+            ],
+            [-0.805_933_411, 0.414_666_035, -0.421_947_319, 0.021_997_202],
+            [0.891_627_61, -0.982_117_593, -1.444_150_805],
+        ),
+        (
+            [
+                [0.001_929_096, -0.002_574_517, -0.002_476_305],
+                [-0.000_139_879, 0.004_588_923, -0.001_095_073],
+            ],
+            [-0.045_333_779, -0.142_443_512, 0.763_820_437, 0.627_879_793],
+            [2.830_685_616, -3.586_605_549, -3.328_666_21],
+            [
+                [10.600_558_281, 10.358_582_497, 0.137_442_246],
+                [12.416_567_802, 2.001_863_48, 10.663_008_689],
+                [0.554_241_419, -6.005_173_207, -2.983_563_662],
+            ],
+            [0.193_553_542, 0.110_442_025, 0.085_608_186, 0.971_087_444],
+            [-0.030_467_274, -0.126_027_524, -0.415_686_786],
+        ),
+    ];
+    fn deepest<N: geom::Real + Into<f64>>(out: &ContactManifolds<N>) -> (Vector3<f64>, ContactPoint<f64>) {
+        let (n, p) = out
+            .points()
+            .max_by(|x, y| x.1.depth.partial_cmp(&y.1.depth).unwrap())
+            .map(|(n, p)| (*n, *p))
+            .expect("a contact");
+        let to64 = |q: Point3<N>| q.map(Into::into);
+        let point = ContactPoint {
+            point_a: to64(p.point_a),
+            point_b: to64(p.point_b),
+            depth: p.depth.into(),
+            feature_a: p.feature_a,
+            feature_b: p.feature_b,
+        };
+        (n.map(Into::into), point)
+    }
+    fn run<N: geom::Real + Into<f64>>(case: &Case, swap: bool) -> (Vector3<f64>, ContactPoint<f64>) {
+        let c =
+            |v: [f64; 3]| Point3::new(v[0], v[1], v[2]).map(|x| nalgebra::convert::<f64, N>(x as f32 as f64));
+        let segment = Segment::new(c(case.0[0]), c(case.0[1]));
+        let triangle = Triangle::new(c(case.3[0]), c(case.3[1]), c(case.3[2]));
+        let (pose_s, pose_t) = (pose::<N>(case.1, case.2), pose::<N>(case.4, case.5));
+        let table = geom::default_dispatcher::<N>();
+        let mut out = ContactManifolds::new();
+        let margin = nalgebra::convert::<f64, N>(0.002);
+        if swap {
+            table
+                .contact(&triangle, &pose_t, &segment, &pose_s, margin, &mut out)
+                .unwrap();
+        } else {
+            table
+                .contact(&segment, &pose_s, &triangle, &pose_t, margin, &mut out)
+                .unwrap();
+        }
+        deepest(&out)
+    }
+    for (k, case) in cases.iter().enumerate() {
+        let scale = if k == 0 { 3.0 } else { 16.0 };
+        let bound = 16.0 * f32::EPSILON as f64 * scale;
+        for swap in [false, true] {
+            let (n32, p32) = run::<f32>(case, swap);
+            let (_, p64) = run::<f64>(case, swap);
+            let mismatch = ((p32.point_a - p32.point_b) - n32 * p32.depth).norm();
+            assert!(mismatch <= bound, "#{k} {swap}: {mismatch:e}: {p32:?}");
+            assert!(
+                (p32.depth - p64.depth).abs() <= bound,
+                "#{k} {swap}: {p32:?} vs {p64:?}"
+            );
+        }
+    }
+}

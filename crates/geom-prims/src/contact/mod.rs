@@ -19,7 +19,7 @@
 //! - [`cuboid`]: sphere–box, capsule–box;
 //! - [`cuboid_cuboid`]: box–box (separating axes, then face clipping);
 //! - [`half_space`]: every bounded convex shape against a half-space;
-//! - [`triangle`]: sphere, capsule and box against a triangle.
+//! - [`triangle`]: sphere, capsule, segment and box against a triangle.
 //!
 //! Feature ids of a box ([`Cuboid`]): faces `Face(0..6)` are
 //! `-x, +x, -y, +y, -z, +z` (`2·axis + 1` for the positive side); the
@@ -62,7 +62,7 @@ pub use round::{
 };
 pub use triangle::{
     closest_points_capsule_triangle, closest_points_segment_triangle, closest_points_sphere_triangle,
-    contact_capsule_triangle, contact_cuboid_triangle, contact_sphere_triangle,
+    contact_capsule_triangle, contact_cuboid_triangle, contact_segment_triangle, contact_sphere_triangle,
 };
 
 /// The contact points of two touching features (see
@@ -144,6 +144,7 @@ pub fn register_pairs<N: Real>(table: &mut DispatchTable<N>) {
     table.register_contact::<Sphere<N>, Triangle<N>, _>(K::Sphere, K::Triangle, contact_sphere_triangle);
     table.register_contact::<Capsule<N>, Triangle<N>, _>(K::Capsule, K::Triangle, contact_capsule_triangle);
     table.register_contact::<Cuboid<N>, Triangle<N>, _>(K::Cuboid, K::Triangle, contact_cuboid_triangle);
+    table.register_contact::<Segment<N>, Triangle<N>, _>(K::Segment, K::Triangle, contact_segment_triangle);
 
     table.register_closest_points::<Sphere<N>, Sphere<N>, _>(
         K::Sphere,

@@ -1,4 +1,4 @@
-//! Sphere, capsule and box against a (two-sided, thin) triangle.
+//! Sphere, capsule, segment and box against a (two-sided, thin) triangle.
 //!
 //! Round shapes use the exact closest points of their core and the
 //! triangle ([`closest_point_on_triangle`], Ericson, *Real-Time Collision
@@ -315,6 +315,12 @@ pub fn contact_capsule_triangle<N: Real>(
             if !clipped {
                 let vertices = [b.a, b.b, b.c];
                 let (on_core, s, on_triangle) = match axis {
+                    // Touching to rounding: the core's exact closest pair
+                    // (a hair apart, its direction noise) is the contact;
+                    // the axes' support points need not face each other.
+                    _ if depth <= r + rounding => {
+                        (closest.point_on_segment, closest.s, closest.point_on_triangle)
+                    }
                     TriangleAxis::Edge(k) => {
                         let edge =
                             closest_points_segment_segment(&p0, &p1, &vertices[k], &vertices[(k + 1) % 3]);
@@ -407,12 +413,6 @@ fn least_penetration_capsule_triangle<N: Real>(
     for k in 0..3 {
         let edge = vertices[(k + 1) % 3] - vertices[k];
         consider(d.cross(&edge), TriangleAxis::Edge(k));
-        if let Some(n) = face {
-            consider(edge.cross(&n), TriangleAxis::Other);
-        }
-    }
-    if let Some(n) = face {
-        consider(d.cross(&n), TriangleAxis::Other);
     }
     let scale = N::one()
         + r
@@ -420,9 +420,12 @@ fn least_penetration_capsule_triangle<N: Real>(
             .iter()
             .map(|v| (v - vertices[0]).amax())
             .fold(N::zero(), N::max);
-    let rounding = N::default_epsilon() * lit(64.0) * scale;
+    // A tie is within the rounding of the two depths themselves, a few ε
+    // of the coordinates (64 ε handed a large triangle's face the answer
+    // over an edge axis 8·10⁻⁵ shallower, in f32).
+    let tie = N::default_epsilon() * lit(8.0) * scale;
     match (best_face.take(), best_other) {
-        (Some(face), Some(other)) => Some(if other.1 < face.1 - rounding { other } else { face }),
+        (Some(face), Some(other)) => Some(if other.1 < face.1 - tie { other } else { face }),
         (face, other) => face.or(other),
     }
 }
@@ -525,4 +528,36 @@ pub fn closest_points_segment_triangle<N: Real>(
     max_distance: N,
 ) -> ClosestPoints<N> {
     closest_points_core_triangle((a.a, a.b, N::zero()), pose_a, b, pose_b, max_distance)
+}
+
+/// Contact between a segment and a triangle: as a capsule of radius zero
+/// ([`contact_capsule_triangle`]: the exact closest points apart, the
+/// least-penetration axis through the triangle). Features: the segment's
+/// ends `Vertex(0)`/`Vertex(1)` and its interior `Edge(0)`; the
+/// triangle's as for the capsule.
+pub fn contact_segment_triangle<N: Real>(
+    a: &Segment<N>,
+    pose_a: &Isometry3<N>,
+    b: &Triangle<N>,
+    pose_b: &Isometry3<N>,
+    margin: N,
+    out: &mut ContactManifolds<N>,
+) {
+    let core = Capsule {
+        a: a.a,
+        b: a.b,
+        radius: N::zero(),
+    };
+    let first = out.len();
+    contact_capsule_triangle(&core, pose_a, b, pose_b, margin, out);
+    for manifold in &mut out.as_mut_slice()[first..] {
+        for point in &mut manifold.points {
+            point.feature_a = match point.feature_a {
+                _ if a.a == a.b => FeatureId::Vertex(0),
+                FeatureId::Face(1) => FeatureId::Vertex(0),
+                FeatureId::Face(2) => FeatureId::Vertex(1),
+                _ => FeatureId::Edge(0),
+            };
+        }
+    }
 }
