@@ -582,3 +582,74 @@ fn segments_through_a_triangle_get_the_touching_pair_and_the_least_depth() {
         }
     }
 }
+
+/// A capsule 2·10⁻⁴ from a triangle's edge (pair oracle, seed 6): the
+/// normal is perpendicular to the core and the edge, so the overlap along
+/// it is the reported depth; the closest pair's own direction, rounding of
+/// 10⁻⁴ rad in `f32`, once let the edge's far end stick out by 8·10⁻⁵.
+/// Both orders, against the `f64` depth.
+#[test]
+fn a_capsule_beside_a_triangle_edge_gets_the_edge_normal() {
+    fn run<N: geom::Real + Into<f64>>(swap: bool) -> (f64, f64) {
+        let c =
+            |v: [f64; 3]| Point3::new(v[0], v[1], v[2]).map(|x| nalgebra::convert::<f64, N>(x as f32 as f64));
+        fn pose<M: geom::Real>(q: [f64; 4], t: [f64; 3]) -> Isometry3<M> {
+            let r = |x: f64| x as f32 as f64;
+            nalgebra::convert(Isometry3::from_parts(
+                Translation3::new(r(t[0]), r(t[1]), r(t[2])),
+                UnitQuaternion::new_unchecked(nalgebra::Quaternion::new(r(q[3]), r(q[0]), r(q[1]), r(q[2]))),
+            ))
+        }
+        const QC: [f64; 4] = [-0.544_418_757, 0.427_069_12, -0.411_717_009, 0.593_050_831];
+        const TC: [f64; 3] = [0.217_314_78, -0.153_144_941, -0.159_292_087];
+        const QT: [f64; 4] = [-0.224_275_663, -0.789_539_206, 0.089_247_99, 0.564_236_71];
+        const TT: [f64; 3] = [0.076_531_187, -0.129_120_305, -0.165_473_327];
+        let capsule = Capsule::from_points(
+            c([0.080_785_52, -0.256_510_139, 0.074_282_512]),
+            c([-0.080_785_52, 0.256_510_139, -0.074_282_512]),
+            nalgebra::convert::<f64, N>(0.112_959_661_f64 as f32 as f64),
+        );
+        let triangle = Triangle::new(
+            c([-0.036_146_998, -0.146_651_044, 0.040_264_118]),
+            c([0.054_952_785, -0.063_704_476, -0.257_668_406]),
+            c([0.136_049_271, -0.136_541_65, 0.045_490_31]),
+        );
+        let (pose_c, pose_t) = (pose::<N>(QC, TC), pose::<N>(QT, TT));
+        let table = geom::default_dispatcher::<N>();
+        let mut out = ContactManifolds::new();
+        let margin = nalgebra::convert::<f64, N>(0.068);
+        if swap {
+            table
+                .contact(&triangle, &pose_t, &capsule, &pose_c, margin, &mut out)
+                .unwrap();
+        } else {
+            table
+                .contact(&capsule, &pose_c, &triangle, &pose_t, margin, &mut out)
+                .unwrap();
+        }
+        let manifold = &out.as_slice()[0];
+        let depth: f64 = manifold.max_depth().expect("a contact").into();
+        // The overlap of the two shapes along the manifold's normal, in f64.
+        let n = manifold.normal.map(Into::into);
+        let n = if swap { -n } else { n };
+        let (pc, pt) = (pose::<f64>(QC, TC), pose::<f64>(QT, TT));
+        let ends = [capsule.a, capsule.b].map(|e| pc * e.map(Into::into));
+        let corners = [triangle.a, triangle.b, triangle.c].map(|v| pt * v.map(Into::into));
+        let reach = ends.iter().map(|e| e.coords.dot(&n)).fold(f64::MIN, f64::max) + capsule.radius.into();
+        let low = corners.iter().map(|v| v.coords.dot(&n)).fold(f64::MAX, f64::min);
+        (depth, reach - low)
+    }
+    for swap in [false, true] {
+        let (depth64, _) = run::<f64>(swap);
+        let (depth32, overlap32) = run::<f32>(swap);
+        let bound = 16.0 * f32::EPSILON as f64 * 0.5;
+        assert!(
+            (depth32 - depth64).abs() <= bound,
+            "{swap}: {depth32} vs {depth64}"
+        );
+        assert!(
+            (overlap32 - depth32).abs() <= bound,
+            "{swap}: overlap {overlap32} vs depth {depth32}"
+        );
+    }
+}

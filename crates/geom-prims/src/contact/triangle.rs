@@ -265,13 +265,15 @@ pub fn contact_capsule_triangle<N: Real>(
     let rounding = touching_rounding(&[p0, p1, b.a, b.b, b.c]);
     let distance = delta.norm();
     match try_unit(&delta).filter(|_| distance > rounding) {
-        Some(normal) => {
+        Some(direction) => {
             let depth = r - distance;
             if !within_margin(depth, margin) {
                 return;
             }
             let weights = known_weights
                 .unwrap_or_else(|| closest_point_on_triangle(&closest.point_on_segment, &b.a, &b.b, &b.c).1);
+            let interior = has_length && closest.s > N::zero() && closest.s < N::one();
+            let normal = features_normal(&direction, &d, interior, &weights, b, face_unit);
             let front = face_unit.is_none_or(|n| n.dot(&normal) <= N::zero());
             let deepest = ContactPoint {
                 point_a: closest.point_on_segment + normal * r,
@@ -359,6 +361,54 @@ pub fn contact_capsule_triangle<N: Real>(
         }
     }
     to_world(pose_b, out, first);
+}
+
+/// The exact normal of a core apart from a triangle, from the features its
+/// closest pair lies on, turned to the side of `direction` (the pair's own
+/// direction, whose rounding is `ε·size/distance` radians: a core a hair
+/// from an edge would tilt the normal enough for the edge's far end to
+/// stick out): perpendicular to both the core and the edge when both
+/// points are interior, to the edge alone from a core end, to the core
+/// alone to a vertex, the face's normal over the face; the pair's
+/// direction from an end to a vertex.
+fn features_normal<N: Real>(
+    direction: &Vector3<N>,
+    d: &Vector3<N>,
+    core_interior: bool,
+    weights: &Vector3<N>,
+    triangle: &Triangle<N>,
+    face_unit: Option<Vector3<N>>,
+) -> Vector3<N> {
+    let zero = N::zero();
+    let vertices = [triangle.a, triangle.b, triangle.c];
+    let across = |v: &Vector3<N>, axis: &Vector3<N>| v - axis * (v.dot(axis) / axis.norm_squared());
+    let exact = match (weights.x == zero, weights.y == zero, weights.z == zero) {
+        (false, false, false) => face_unit,
+        (zero_x, zero_y, zero_z) if [zero_x, zero_y, zero_z].iter().filter(|z| **z).count() == 1 => {
+            // On the edge opposite the vertex with weight zero: from
+            // vertex k to k + 1 where the zero weight is vertex k + 2.
+            let k = if zero_z {
+                0
+            } else if zero_x {
+                1
+            } else {
+                2
+            };
+            let edge = vertices[(k + 1) % 3] - vertices[k];
+            if core_interior {
+                try_unit(&d.cross(&edge))
+            } else {
+                try_unit(&across(direction, &edge))
+            }
+        }
+        _ if core_interior => try_unit(&across(direction, d)),
+        _ => None,
+    };
+    match exact {
+        Some(n) if n.dot(direction) < N::zero() => -n,
+        Some(n) => n,
+        None => *direction,
+    }
 }
 
 /// Which separating axis won for a capsule core meeting a triangle.
