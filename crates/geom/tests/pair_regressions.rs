@@ -257,6 +257,18 @@ fn a_sphere_centred_on_a_turned_triangle_leaves_along_the_face_normal() {
     }
 }
 
+/// The pose with rotation `q` (`[x, y, z, w]`) and translation `t`, each
+/// value rounded to `f32` first (so both precisions see one geometry), in
+/// precision `N`: the pair oracle's cases as it prints them.
+fn pose<N: geom::Real>(q: [f64; 4], t: [f64; 3]) -> Isometry3<N> {
+    let r = |c: f64| c as f32 as f64;
+    let q = nalgebra::Quaternion::new(r(q[3]), r(q[0]), r(q[1]), r(q[2]));
+    nalgebra::convert(Isometry3::from_parts(
+        Translation3::new(r(t[0]), r(t[1]), r(t[2])),
+        UnitQuaternion::new_unchecked(q),
+    ))
+}
+
 /// Two segments crossing in the plane `z = 0` touch at depth 0 with the
 /// normal `±z`, the only direction that does not push one through the
 /// other; their closest points' difference, rounding only, once gave a
@@ -317,15 +329,6 @@ fn segments_touch_across_their_plane_and_keep_the_gap_when_apart() {
 ///   coordinates) once took the face.
 #[test]
 fn f32_box_pairs_keep_the_closest_pair_and_the_least_depth() {
-    fn pose<N: geom::Real>(q: [f64; 4], t: [f64; 3]) -> Isometry3<N> {
-        let r = |c: f64| c as f32 as f64;
-        let q = nalgebra::Quaternion::new(r(q[3]), r(q[0]), r(q[1]), r(q[2]));
-        let pose = Isometry3::from_parts(
-            Translation3::new(r(t[0]), r(t[1]), r(t[2])),
-            UnitQuaternion::new_unchecked(q),
-        );
-        nalgebra::convert(pose)
-    }
     let scene = |precision: &str| -> Vec<(Vector3<f64>, ContactPoint<f64>)> {
         fn run<N: geom::Real + Into<f64>>() -> Vec<(Vector3<f64>, ContactPoint<f64>)> {
             let c = |x: f64| nalgebra::convert::<f64, N>(x as f32 as f64);
@@ -483,14 +486,6 @@ fn f32_box_pairs_keep_the_closest_pair_and_the_least_depth() {
 ///   the tie, 8·10⁻⁵ deeper.
 #[test]
 fn segments_through_a_triangle_get_the_touching_pair_and_the_least_depth() {
-    fn pose<N: geom::Real>(q: [f64; 4], t: [f64; 3]) -> Isometry3<N> {
-        let r = |c: f64| c as f32 as f64;
-        let q = nalgebra::Quaternion::new(r(q[3]), r(q[0]), r(q[1]), r(q[2]));
-        nalgebra::convert(Isometry3::from_parts(
-            Translation3::new(r(t[0]), r(t[1]), r(t[2])),
-            UnitQuaternion::new_unchecked(q),
-        ))
-    }
     type Case = (
         [[f64; 3]; 2],
         [f64; 4],
@@ -593,13 +588,6 @@ fn a_capsule_beside_a_triangle_edge_gets_the_edge_normal() {
     fn run<N: geom::Real + Into<f64>>(swap: bool) -> (f64, f64) {
         let c =
             |v: [f64; 3]| Point3::new(v[0], v[1], v[2]).map(|x| nalgebra::convert::<f64, N>(x as f32 as f64));
-        fn pose<M: geom::Real>(q: [f64; 4], t: [f64; 3]) -> Isometry3<M> {
-            let r = |x: f64| x as f32 as f64;
-            nalgebra::convert(Isometry3::from_parts(
-                Translation3::new(r(t[0]), r(t[1]), r(t[2])),
-                UnitQuaternion::new_unchecked(nalgebra::Quaternion::new(r(q[3]), r(q[0]), r(q[1]), r(q[2]))),
-            ))
-        }
         const QC: [f64; 4] = [-0.544_418_757, 0.427_069_12, -0.411_717_009, 0.593_050_831];
         const TC: [f64; 3] = [0.217_314_78, -0.153_144_941, -0.159_292_087];
         const QT: [f64; 4] = [-0.224_275_663, -0.789_539_206, 0.089_247_99, 0.564_236_71];

@@ -11,6 +11,26 @@ use super::polytope::{Polytope, PolytopeGap, contact_polytopes, polytope_gap};
 use super::{Placement, WorkingFrame, exact_when_apart, in_canonical_order};
 use crate::Cuboid;
 
+/// The two boxes as polytopes in their [`WorkingFrame`] (the larger one's
+/// axes at the smaller one's centre for boxes of very different sizes),
+/// each placement's low part added last.
+fn placed_boxes<N: Real>(
+    a: &Cuboid<N>,
+    pose_a: &Isometry3<N>,
+    b: &Cuboid<N>,
+    pose_b: &Isometry3<N>,
+) -> (WorkingFrame<N>, Polytope<N>, Polytope<N>) {
+    let frame = WorkingFrame::new(pose_a, a.half_extents.amax(), pose_b, b.half_extents.amax());
+    let placed = |half: &Vector3<N>, placement: &Placement<N>| {
+        Polytope::cuboid(half, &placement.pose()).shifted(&placement.offset_low)
+    };
+    let (box_a, box_b) = (
+        placed(&a.half_extents, &frame.a),
+        placed(&b.half_extents, &frame.b),
+    );
+    (frame, box_a, box_b)
+}
+
 /// Contact between two boxes, computed in `a`'s frame (or, for boxes of
 /// very different sizes, in the larger one's axes at the smaller one's
 /// centre, the centres' offset taken exactly: a large box's face beside a
@@ -53,14 +73,7 @@ pub fn contact_cuboid_cuboid<N: Real>(
         margin,
         out,
         |a, pose_a, b, pose_b, margin, out| {
-            let frame = WorkingFrame::new(pose_a, a.half_extents.amax(), pose_b, b.half_extents.amax());
-            let placed = |half: &Vector3<N>, placement: &Placement<N>| {
-                Polytope::cuboid(half, &placement.pose()).shifted(&placement.offset_low)
-            };
-            let (box_a, box_b) = (
-                placed(&a.half_extents, &frame.a),
-                placed(&b.half_extents, &frame.b),
-            );
+            let (frame, box_a, box_b) = placed_boxes(a, pose_a, b, pose_b);
             let first = out.len();
             let manifold = out.push_manifold(Vector3::zeros());
             if contact_polytopes(&box_a, &box_b, margin, manifold) {
@@ -86,14 +99,7 @@ pub fn closest_points_cuboid_cuboid<N: Real>(
     pose_b: &Isometry3<N>,
     max_distance: N,
 ) -> ClosestPoints<N> {
-    let frame = WorkingFrame::new(pose_a, a.half_extents.amax(), pose_b, b.half_extents.amax());
-    let placed = |half: &Vector3<N>, placement: &Placement<N>| {
-        Polytope::cuboid(half, &placement.pose()).shifted(&placement.offset_low)
-    };
-    let (box_a, box_b) = (
-        placed(&a.half_extents, &frame.a),
-        placed(&b.half_extents, &frame.b),
-    );
+    let (frame, box_a, box_b) = placed_boxes(a, pose_a, b, pose_b);
     match polytope_gap(&box_a, &box_b, max_distance) {
         PolytopeGap::Beyond => ClosestPoints::Disjoint,
         PolytopeGap::Touching => ClosestPoints::Intersecting,

@@ -319,6 +319,23 @@ fn least_penetration<N: Real>(
     }
 }
 
+/// The outward normal (not unit) of a face's side plane through its edge
+/// `from → to`, for the face normal `n` and the face's `centroid`: pointing
+/// away from the centroid.
+fn outward_side<N: Real>(
+    from: &Point3<N>,
+    to: &Point3<N>,
+    n: &Vector3<N>,
+    centroid: &Vector3<N>,
+) -> Vector3<N> {
+    let side = (to - from).cross(n);
+    if side.dot(&(centroid - from.coords)) > N::zero() {
+        -side
+    } else {
+        side
+    }
+}
+
 /// The polytopes' answer short of contact points: apart by more than the
 /// limit, overlapping or touching (SAT is exact for polytopes), or apart
 /// with the exact closest pair when the separating axis certifies it.
@@ -359,11 +376,7 @@ pub(crate) fn polytope_gap<N: Real>(a: &Polytope<N>, b: &Polytope<N>, limit: N) 
             .reduce(|x, y| if y.coords.dot(&n) < x.coords.dot(&n) { y } else { x })?;
         let inside = (0..count).all(|k| {
             let (from, to) = (corners[k], corners[(k + 1) % count]);
-            let mut side = (to - from).cross(&n);
-            if side.dot(&(centroid - from.coords)) > N::zero() {
-                side = -side;
-            }
-            (deepest - from).dot(&side) <= N::zero()
+            (deepest - from).dot(&outward_side(&from, &to, &n, &centroid)) <= N::zero()
         });
         let foot = deepest - n * (deepest - corners[0]).dot(&n);
         (count >= 3 && inside).then_some((foot, deepest))
@@ -463,10 +476,7 @@ fn clip_faces<N: Real>(
         / nalgebra::convert::<f64, N>(ref_count as f64);
     for k in 0..ref_count {
         let (from, to) = (ref_vertices[k], ref_vertices[(k + 1) % ref_count]);
-        let mut side = (to - from).cross(&n_ref);
-        if side.dot(&(centroid - from.coords)) > N::zero() {
-            side = -side;
-        }
+        let side = outward_side(&from, &to, &n_ref, &centroid);
         if side != Vector3::zeros() {
             polygon = polygon.clip(&from, &side);
         }
