@@ -83,7 +83,7 @@ pub(crate) struct FeaturePairs<N: Real> {
 }
 
 impl<N: Real> FeaturePairs<N> {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         FeaturePairs {
             pairs: [ContactPoint {
                 point_a: Point3::origin(),

@@ -368,6 +368,10 @@ fn refined_penetration<N: Real>(
         }
     };
     let settled = settle(pair, &normal, core_scale(pair, &point_a, &point_b))?;
+    eprintln!(
+        "start {normal:?} pa {point_a:?} pb {point_b:?} -> {:?} depth {:?} pts {:?}",
+        settled.normal, settled.depth, settled.points
+    ); // GEOM_DEBUG
     if settled.depth < -margin {
         return Ok(None);
     }
@@ -398,6 +402,7 @@ struct Settled<N: Real> {
 /// but points, distance and normal agree.
 fn settle<N: Real>(pair: &MinkowskiPair<N>, start: &Vector3<N>, scale: N) -> Result<Settled<N>, GeomError> {
     let refined = refine_normal(pair, start, scale)?;
+    eprintln!("refined {:?}", refined); // GEOM_DEBUG
     let radii = pair.radius_a() + pair.radius_b();
     // An exact witness pair decides apart or not (the separation along a
     // normal of rounding-sized accuracy may not, for cores a hair apart).
@@ -479,7 +484,11 @@ fn witness_tolerance<N: Real>() -> N {
 }
 
 /// The contact pairs of the features touching along `normal` (`a`'s
-/// frame), dilated by the radii.
+/// frame), dilated by the radii; none when either feature is a single
+/// point (a vertex, a curved point): that contact is the witness pair
+/// itself, and the point's lift onto the other feature only repeats it
+/// with the other feature's rounding (a cone's side chosen from a normal
+/// 10⁻⁵ off lies 10⁻³ beside the witness across a base of radius 86).
 fn feature_pairs<N: Real>(
     pair: &MinkowskiPair<N>,
     normal: &Vector3<N>,
@@ -488,14 +497,10 @@ fn feature_pairs<N: Real>(
     margin: N,
 ) -> FeaturePairs<N> {
     match dilated_features(pair, normal, tolerance) {
-        Some((feature_a, feature_b)) => clip_features(&feature_a, &feature_b, normal, depth, margin),
-        None => clip_features(
-            &geom_core::SupportFeature::new(),
-            &geom_core::SupportFeature::new(),
-            normal,
-            depth,
-            margin,
-        ),
+        Some((feature_a, feature_b)) if feature_a.points().len() > 1 && feature_b.points().len() > 1 => {
+            clip_features(&feature_a, &feature_b, normal, depth, margin)
+        }
+        _ => FeaturePairs::new(),
     }
 }
 

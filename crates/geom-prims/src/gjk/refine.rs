@@ -243,8 +243,16 @@ pub(crate) fn refine_normal<N: Real>(
                     if curved(feature_a) {
                         // The edge may end at a corner touching the
                         // curved point (a cone's apex on an ellipsoid
-                        // with the normal at the side's edge).
+                        // with the normal at the side's edge), or at a
+                        // rim (a cone's base): Newton from `n` and from
+                        // `n` tilted over the end nearer the point (at
+                        // the side's own normal the support jumps between
+                        // the edge's ends, and the residual has no slope
+                        // to follow).
                         consider(newton_on_sphere(pair, &n, scale)?, &mut best)?;
+                        let point = pair.support(&n)?.a;
+                        let start = rim_start(&n, feature_b, &point, -N::one());
+                        consider(newton_on_sphere(pair, &start, scale)?, &mut best)?;
                     }
                     let (axis, cos) = feature_b.edge_directions();
                     let turned = newton_on_circle(pair, &n, &axis, -cos, scale)?;
@@ -252,6 +260,9 @@ pub(crate) fn refine_normal<N: Real>(
                 } else if edge(feature_a) && point(feature_b) {
                     if curved(feature_b) {
                         consider(newton_on_sphere(pair, &n, scale)?, &mut best)?;
+                        let point = pair.support(&n)?.b;
+                        let start = rim_start(&n, feature_a, &point, N::one());
+                        consider(newton_on_sphere(pair, &start, scale)?, &mut best)?;
                     }
                     let (axis, cos) = feature_a.edge_directions();
                     let turned = newton_on_circle(pair, &n, &axis, cos, scale)?;
@@ -266,13 +277,14 @@ pub(crate) fn refine_normal<N: Real>(
                     let mut sides = polygon_sides(feature_b).peekable();
                     if sides.peek().is_none() {
                         // A round cap (its rim a curve): Newton on the two
-                        // curved points from a normal tilted over the rim
-                        // towards the point (at the cap's own normal the
-                        // support is the whole disc, and the residual has
-                        // no slope to follow).
+                        // curved points over the rim towards the point
+                        // ([`newton_over_rim`]; at the cap's own normal
+                        // the support is the whole disc, and the residual
+                        // has no slope to follow).
                         let point = pair.support(&n)?.a;
-                        let start = rim_start(&n, feature_b, &point, -N::one());
-                        consider(newton_on_sphere(pair, &start, scale)?, &mut best)?;
+                        let cap = -feature_b.normal();
+                        let toward = -across_from(feature_b, &cap, &point);
+                        consider(newton_over_rim(pair, &cap, &toward, scale)?, &mut best)?;
                     }
                     for (e0, e1) in sides {
                         consider(side_candidate(pair, &n, true, &e0, &e1, scale)?, &mut best)?;
@@ -281,8 +293,9 @@ pub(crate) fn refine_normal<N: Real>(
                     let mut sides = polygon_sides(feature_a).peekable();
                     if sides.peek().is_none() {
                         let point = pair.support(&n)?.b;
-                        let start = rim_start(&n, feature_a, &point, N::one());
-                        consider(newton_on_sphere(pair, &start, scale)?, &mut best)?;
+                        let cap = feature_a.normal();
+                        let toward = across_from(feature_a, &cap, &point);
+                        consider(newton_over_rim(pair, &cap, &toward, scale)?, &mut best)?;
                     }
                     for (e0, e1) in sides {
                         consider(side_candidate(pair, &n, false, &e0, &e1, scale)?, &mut best)?;
@@ -322,19 +335,23 @@ pub(crate) fn refine_normal<N: Real>(
     Ok(best)
 }
 
-/// `n` tilted by 10⁻² over the rim of the face `face` towards `point`
-/// (across `n`, from the face's centroid): `sign` 1 when the face is
-/// `a`'s (its outward normal is `n`), −1 when it is `b`'s (`−n`).
-fn rim_start<N: Real>(n: &Vector3<N>, face: &SupportFeature<N>, point: &Point3<N>, sign: N) -> Vector3<N> {
-    let points = face.points();
+/// `n` tilted by 10⁻² past the end of the edge `edge` towards `point`
+/// ([`across_from`]): `sign` 1 when the edge is `a`'s (its outward normal
+/// is `n`), −1 when it is `b`'s (`−n`).
+fn rim_start<N: Real>(n: &Vector3<N>, edge: &SupportFeature<N>, point: &Point3<N>, sign: N) -> Vector3<N> {
+    let t = across_from(edge, n, point);
+    try_unit(&(n + t * (sign * lit(1e-2)))).unwrap_or(*n)
+}
+
+/// The unit direction across the unit `n` from the centroid of
+/// `feature`'s points to `point` (zero when `point` is straight above the
+/// centroid).
+fn across_from<N: Real>(feature: &SupportFeature<N>, n: &Vector3<N>, point: &Point3<N>) -> Vector3<N> {
+    let points = feature.points();
     let count = nalgebra::convert::<f64, N>(points.len().max(1) as f64);
     let centroid = points.iter().fold(Vector3::zeros(), |sum, p| sum + p.coords) / count;
     let across = point.coords - centroid;
-    let across = across - n * n.dot(&across);
-    match try_unit(&across) {
-        Some(t) => try_unit(&(n + t * (sign * lit(1e-2)))).unwrap_or(*n),
-        None => *n,
-    }
+    try_unit(&(across - n * n.dot(&across))).unwrap_or_else(Vector3::zeros)
 }
 
 /// The sides of a feature as segments: a face's sides or an edge
@@ -613,11 +630,8 @@ fn side_candidate<N: Real>(
 }
 
 /// Newton's method on [`residual`] over directions near `start`, for two
-/// curved points (or a vertex and a curved point); `None` when it does not
-/// converge. Converged, the two support points are the witness pair:
-/// their difference is along the normal to the residual's tolerance, so
-/// the pair is exact even where the separations of nearby normals differ
-/// by rounding only (surfaces a hair apart).
+/// curved points (or a vertex and a curved point), in coordinates across
+/// `start` ([`newton_on_directions`]).
 fn newton_on_sphere<N: Real>(
     pair: &MinkowskiPair<N>,
     start: &Vector3<N>,
@@ -625,22 +639,78 @@ fn newton_on_sphere<N: Real>(
 ) -> Result<Option<Candidate<N>>, GeomError> {
     let (e1, e2) = orthonormal_basis(start);
     let at = |x: [N; 2]| try_unit(&(start + e1 * x[0] + e2 * x[1]));
+    newton_on_directions(pair, at, [N::zero(); 2], (&e1, &e2), scale)
+}
+
+/// Newton's method on [`residual`] for a curved point against the rim of
+/// a round cap whose outward normal is `cap` (unit, on the side of `n`),
+/// in polar coordinates about `cap`: the tilt `θ` and its direction `φ`
+/// from `toward` (unit, across `cap`), starting 10⁻² over the rim towards
+/// `toward`. The cap's support is its rim point at `φ` for every `θ > 0`,
+/// smooth in these coordinates; across `cap` it turns at the rate
+/// `radius / θ`, which a finite difference of `√ε` cannot follow when the
+/// answer is within 10⁻³ of the cap's normal (a deep overlap at a rim).
+fn newton_over_rim<N: Real>(
+    pair: &MinkowskiPair<N>,
+    cap: &Vector3<N>,
+    toward: &Vector3<N>,
+    scale: N,
+) -> Result<Option<Candidate<N>>, GeomError> {
+    if *toward == Vector3::zeros() {
+        return Ok(None);
+    }
+    let sideways = cap.cross(toward);
+    let at = |x: [N; 2]| {
+        let (sin_tilt, cos_tilt) = x[0].sin_cos();
+        let (sin_turn, cos_turn) = x[1].sin_cos();
+        try_unit(&(cap * cos_tilt + (toward * cos_turn + sideways * sin_turn) * sin_tilt))
+    };
+    newton_on_directions(pair, at, [lit(1e-2), N::zero()], (toward, &sideways), scale)
+}
+
+/// Newton's method on [`residual`] (in the basis `basis` across the
+/// directions searched) over the unit directions `at(x)`, from `x0`.
+/// Converged, the two support points are the witness pair: their
+/// difference is along the normal to the residual's tolerance, so the
+/// pair is exact even where the separations of nearby normals differ by
+/// rounding only (surfaces a hair apart). Not converged, the iterate of
+/// least residual, without witnesses (the caller keeps it only if it
+/// separates better); `None` when no direction could be evaluated.
+///
+/// Damped (Dennis & Schnabel, *Numerical Methods for Unconstrained
+/// Optimization*, §6.3): a step that does not shrink the residual is
+/// halved, up to twice, and taken whole when no half does (near a rim the
+/// residual turns sharply, and the way to the answer may pass a larger
+/// one). Where one shape is small beside a large one the residual carries
+/// the large one's rounding, and the finite-difference Jacobian of the
+/// small one's curvature is rough; full steps from a start a tenth of a
+/// radian off then circle the answer instead of reaching it.
+fn newton_on_directions<N: Real>(
+    pair: &MinkowskiPair<N>,
+    at: impl Fn([N; 2]) -> Option<Vector3<N>>,
+    x0: [N; 2],
+    basis: (&Vector3<N>, &Vector3<N>),
+    scale: N,
+) -> Result<Option<Candidate<N>>, GeomError> {
+    let (e1, e2) = basis;
+    let size = |r: [N; 2]| r[0].abs().max(r[1].abs());
     let step = N::default_epsilon().sqrt();
     let limit = lit::<N>(0.25);
     let done = N::default_epsilon() * lit(16.0) * scale;
-    let mut x = [N::zero(); 2];
+    let mut x = x0;
+    let Some(mut n) = at(x) else { return Ok(None) };
+    let mut r = residual(pair, &n, e1, e2)?;
+    let mut best = (n, r);
     for _ in 0..16 {
-        let Some(n) = at(x) else { return Ok(None) };
-        let r = residual(pair, &n, &e1, &e2)?;
-        if r[0].abs().max(r[1].abs()) <= done {
+        if size(r) <= done {
             let s = pair.support(&n)?;
             let apart = n.dot(&(s.b - s.a)) > N::zero();
             return Ok(Some((n, Some((s.a, s.b, apart)))));
         }
         let (Some(n1), Some(n2)) = (at([x[0] + step, x[1]]), at([x[0], x[1] + step])) else {
-            return Ok(None);
+            break;
         };
-        let (r1, r2) = (residual(pair, &n1, &e1, &e2)?, residual(pair, &n2, &e1, &e2)?);
+        let (r1, r2) = (residual(pair, &n1, e1, e2)?, residual(pair, &n2, e1, e2)?);
         // Columns: ∂r/∂x₀ and ∂r/∂x₁.
         let j = [
             [(r1[0] - r[0]) / step, (r2[0] - r[0]) / step],
@@ -648,16 +718,38 @@ fn newton_on_sphere<N: Real>(
         ];
         let det = j[0][0] * j[1][1] - j[0][1] * j[1][0];
         if det == N::zero() || !det.is_finite() {
-            return Ok(None);
+            break;
         }
         let dx0 = -(j[1][1] * r[0] - j[0][1] * r[1]) / det;
         let dx1 = -(j[0][0] * r[1] - j[1][0] * r[0]) / det;
         if !(dx0.abs() <= limit && dx1.abs() <= limit) {
-            return Ok(None);
+            break;
         }
-        x = [x[0] + dx0, x[1] + dx1];
+        // The full step, or the first of its halves that shrinks the
+        // residual.
+        let full = [x[0] + dx0, x[1] + dx1];
+        let Some(full_n) = at(full) else { break };
+        let full_r = residual(pair, &full_n, e1, e2)?;
+        let mut next = (full, full_n, full_r);
+        let mut length = N::one();
+        while size(next.2) >= size(r) && length > lit(0.3) {
+            length *= lit(0.5);
+            let trial = [x[0] + dx0 * length, x[1] + dx1 * length];
+            let Some(trial_n) = at(trial) else { break };
+            let trial_r = residual(pair, &trial_n, e1, e2)?;
+            if size(trial_r) < size(r) {
+                next = (trial, trial_n, trial_r);
+            }
+        }
+        if size(r) < size(best.1) {
+            best = (n, r);
+        }
+        (x, n, r) = next;
     }
-    Ok(at(x).map(|n| (n, None)))
+    if size(r) < size(best.1) {
+        best = (n, r);
+    }
+    Ok(size(best.1).is_finite().then_some((best.0, None)))
 }
 
 /// The frame of the circle of directions about the unit `axis` through
