@@ -15,6 +15,8 @@
 //!   before the rotation is undone, so small shapes far from the origin keep
 //!   their precision.
 #![deny(missing_docs)]
+// A library never writes to the terminal (its tests may).
+#![cfg_attr(not(test), deny(clippy::print_stdout, clippy::print_stderr))]
 
 pub mod aabb;
 pub mod contact;

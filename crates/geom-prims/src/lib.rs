@@ -6,6 +6,8 @@
 //! (`try_new` returns a [`GeomError`](geom_core::GeomError) naming the bad
 //! value, `new` panics with the same message) and its kernels.
 #![deny(missing_docs)]
+// A library never writes to the terminal (its tests may).
+#![cfg_attr(not(test), deny(clippy::print_stdout, clippy::print_stderr))]
 
 pub mod basis;
 pub mod capsule;

@@ -6,6 +6,8 @@
 //! ground ([`contact`]), sweeps of spheres, capsules and ellipsoids against
 //! the world ([`sweep`]) and a collide-and-slide character ([`character`]).
 #![deny(missing_docs)]
+// A library never writes to the terminal (its tests may).
+#![cfg_attr(not(test), deny(clippy::print_stdout, clippy::print_stderr))]
 
 mod active_edges;
 mod bits;

@@ -15,6 +15,8 @@
 //! assert_eq!(hit.normal, Vector3::new(0.0, 0.0, -1.0));
 //! ```
 #![deny(missing_docs)]
+// A library never writes to the terminal (its tests may).
+#![cfg_attr(not(test), deny(clippy::print_stdout, clippy::print_stderr))]
 
 pub mod batch;
 mod dispatcher;

@@ -368,10 +368,6 @@ fn refined_penetration<N: Real>(
         }
     };
     let settled = settle(pair, &normal, core_scale(pair, &point_a, &point_b))?;
-    eprintln!(
-        "start {normal:?} pa {point_a:?} pb {point_b:?} -> {:?} depth {:?} pts {:?}",
-        settled.normal, settled.depth, settled.points
-    ); // GEOM_DEBUG
     if settled.depth < -margin {
         return Ok(None);
     }
@@ -402,7 +398,6 @@ struct Settled<N: Real> {
 /// but points, distance and normal agree.
 fn settle<N: Real>(pair: &MinkowskiPair<N>, start: &Vector3<N>, scale: N) -> Result<Settled<N>, GeomError> {
     let refined = refine_normal(pair, start, scale)?;
-    eprintln!("refined {:?}", refined); // GEOM_DEBUG
     let radii = pair.radius_a() + pair.radius_b();
     // An exact witness pair decides apart or not (the separation along a
     // normal of rounding-sized accuracy may not, for cores a hair apart).
