@@ -58,3 +58,23 @@ pub(crate) fn segment_feature<N: Real>(
         SupportFeature::point(FeatureShape::Vertex, if rise > N::zero() { b } else { a }, *u)
     }
 }
+
+/// The direction of `feature`'s normal set nearest the unit `raw`: a
+/// face's normal, or the direction of an edge's circle
+/// ([`SupportFeature::edge_directions`]) on `raw`'s side of its axis;
+/// `None` for a point (whose normal set is a cone, `raw` within it) or when
+/// `raw` is along an edge's axis. How a direction with rounding of its own
+/// (the offset between two points a hair apart) becomes the exact normal of
+/// the face or side it points through.
+pub(crate) fn nearest_normal<N: Real>(feature: &SupportFeature<N>, raw: &Vector3<N>) -> Option<Vector3<N>> {
+    match feature.shape() {
+        FeatureShape::Face => Some(feature.normal()),
+        FeatureShape::Edge => {
+            let (axis, cos) = feature.edge_directions();
+            let across = crate::contact::try_unit(&(raw - axis * axis.dot(raw)))?;
+            let sin = (N::one() - cos * cos).max(N::zero()).sqrt();
+            Some(axis * cos + across * sin)
+        }
+        _ => None,
+    }
+}

@@ -694,10 +694,17 @@ impl Curved {
 /// - A sphere near a cone's side 190 from its apex: the point's lift onto
 ///   the side, chosen from the normal's last bits, stood 1.5·10⁻³ beside
 ///   the witness as a second contact.
+/// - A sphere whose centre is 7·10⁻⁴ inside a cone's side (seed 2, case
+///   1218 of 2000): the centre's offset to its projection, rounding of
+///   10⁻⁴ rad in that direction, tilted the normal off the side, and the
+///   shapes overlapped by 1.8·10⁻⁴ more along it than the depth said.
+///
+/// Each answer's deepest point is also the overlap of the two shapes
+/// along its normal (from their `f64` support functions).
 #[test]
 fn f32_curved_pairs_of_different_sizes_keep_their_points_on_the_shapes() {
     type Placed = (Curved, [f64; 4], [f64; 3]);
-    let cases: [(Placed, Placed, f64, f64); 4] = [
+    let cases: [(Placed, Placed, f64, f64); 5] = [
         (
             (
                 Curved::Cone(
@@ -760,6 +767,20 @@ fn f32_curved_pairs_of_different_sizes_keep_their_points_on_the_shapes() {
             0.059_130_497,
             349.0,
         ),
+        (
+            (
+                Curved::Sphere(0.228_066_653),
+                [-0.306_108_597, -0.436_635_073, 0.084_642_78, 0.841_714_286],
+                [0.103_383_303, 0.184_104_502, 0.195_069_134],
+            ),
+            (
+                Curved::Cone([0.054_768_223, 0.458_445_758, -0.293_525_994], 0.668_799_341),
+                [0.057_587_561, -0.460_239_479, -0.191_757_199, 0.864_923_39],
+                [0.038_150_534, 1.043_196_201, 0.152_992_114],
+            ),
+            0.152_128_518,
+            1.9,
+        ),
     ];
     type Answer = Vec<(Vector3<f64>, ContactPoint<f64>)>;
     fn run<N: geom::Real + Into<f64>>(a: &Placed, b: &Placed, margin: f64) -> Answer {
@@ -810,6 +831,15 @@ fn f32_curved_pairs_of_different_sizes_keep_their_points_on_the_shapes() {
                 );
                 let across = ((p.point_a - p.point_b) - n * p.depth).norm();
                 assert!(across <= bound, "#{k} {swap}: across {across:e}: {p:?}");
+            }
+            if let Some((n, _)) = single.first() {
+                let overlap =
+                    (shape_a.support(&pose_a, n).unwrap() - shape_b.support(&pose_b, &-n).unwrap()).dot(n);
+                let deepest = single.iter().map(|(_, p)| p.depth).fold(f64::MIN, f64::max);
+                assert!(
+                    (overlap - deepest).abs() <= bound,
+                    "#{k} {swap}: overlap {overlap:e} along {n:?}, depth {deepest:e}"
+                );
             }
             let deepest = |answer: &Answer| answer.iter().map(|(_, p)| p.depth).fold(f64::MIN, f64::max);
             let (d32, d64) = (deepest(&single), deepest(&exact));

@@ -39,6 +39,7 @@ pub mod half_space;
 pub(crate) mod manifold;
 mod polytope;
 pub mod round;
+pub mod sphere;
 pub mod triangle;
 
 #[cfg(test)]
@@ -60,6 +61,7 @@ pub use round::{
     contact_capsule_capsule, contact_capsule_segment, contact_segment_segment, contact_sphere_capsule,
     contact_sphere_segment, contact_sphere_sphere,
 };
+pub use sphere::{closest_points_sphere_convex, contact_sphere_convex};
 pub use triangle::{
     closest_points_capsule_triangle, closest_points_segment_triangle, closest_points_sphere_triangle,
     contact_capsule_triangle, contact_cuboid_triangle, contact_segment_triangle, contact_sphere_triangle,
@@ -146,6 +148,11 @@ pub fn register_pairs<N: Real>(table: &mut DispatchTable<N>) {
     table.register_contact::<Cuboid<N>, Triangle<N>, _>(K::Cuboid, K::Triangle, contact_cuboid_triangle);
     table.register_contact::<Segment<N>, Triangle<N>, _>(K::Segment, K::Triangle, contact_segment_triangle);
 
+    // A sphere against the curved shapes: the centre's exact projection.
+    for kind in [K::Cylinder, K::Cone, K::Ellipsoid] {
+        table.register_contact_dyn(K::Sphere, kind, sphere::contact_sphere_convex::<N>);
+        table.register_closest_points_dyn(K::Sphere, kind, sphere::closest_points_sphere_convex::<N>);
+    }
     table.register_closest_points::<Sphere<N>, Sphere<N>, _>(
         K::Sphere,
         K::Sphere,

@@ -507,17 +507,7 @@ fn snapped<N: Real>(pair: &MinkowskiPair<N>, raw: &Vector3<N>, tolerance: N) -> 
     ]
     .into_iter()
     .flatten()
-    .find_map(|(feature, sign)| match feature.shape() {
-        FeatureShape::Face => Some(feature.normal() * sign),
-        FeatureShape::Edge => {
-            let (axis, cos) = feature.edge_directions();
-            let along_raw = raw * sign;
-            let across = try_unit(&(along_raw - axis * axis.dot(&along_raw)))?;
-            let sin = (N::one() - cos * cos).max(N::zero()).sqrt();
-            Some((axis * cos + across * sin) * sign)
-        }
-        _ => None,
-    })
+    .find_map(|(feature, sign)| crate::feature::nearest_normal(&feature, &(raw * sign)).map(|n| n * sign))
 }
 
 /// For cores apart along `n`: `b`'s support point against `n` projected
