@@ -36,7 +36,9 @@ pub(crate) fn disk_face<N: Real>(
 /// A unit vector across the unit `normal`, as close to `hint` as the
 /// geometry allows (`hint`'s part across `normal`), else a fixed one.
 pub(crate) fn across_or_any<N: Real>(normal: &Vector3<N>, hint: &Vector3<N>) -> Vector3<N> {
-    crate::direction_across_axis(hint, normal).unwrap_or_else(|| crate::orthonormal_basis(normal).0)
+    crate::support_direction_length(hint)
+        .and_then(|length| crate::direction_across_axis(hint, length, normal))
+        .unwrap_or_else(|| crate::orthonormal_basis(normal).0)
 }
 
 /// The extreme feature of a segment `a b` along the unit `u`: the edge when

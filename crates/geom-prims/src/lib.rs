@@ -59,11 +59,14 @@ pub(crate) fn support_direction_length<N: geom_core::Real>(dir: &nalgebra::Vecto
 /// `32·ε·|dir|` counts as none (the centre then misses the true support by
 /// at most `32·ε·radius`); a longer one is projected a second time, which
 /// leaves an axial part of at most a few `ε` of its length.
+///
+/// `dir_length` is `|dir|` ([`support_direction_length`], which the
+/// support functions have computed already).
 pub(crate) fn direction_across_axis<N: geom_core::Real>(
     dir: &nalgebra::Vector3<N>,
+    dir_length: N,
     axis: &nalgebra::Vector3<N>,
 ) -> Option<nalgebra::Vector3<N>> {
-    let dir_length = support_direction_length(dir)?;
     let axis_length_squared = axis.norm_squared();
     let across = dir - axis * (axis.dot(dir) / axis_length_squared);
     let across = across - axis * (axis.dot(&across) / axis_length_squared);

@@ -236,10 +236,10 @@ impl<N: Real> Shape<N> for Cone<N> {
     }
 
     fn support_local(&self, dir: &Vector3<N>) -> Option<Point3<N>> {
-        crate::support_direction_length(dir)?;
+        let length = crate::support_direction_length(dir)?;
         // The farthest point is the apex or the rim point in the direction of
         // `dir`'s component across the axis (any base point when there is none).
-        let rim = match crate::direction_across_axis(dir, &self.axis_unit()) {
+        let rim = match crate::direction_across_axis(dir, length, &self.axis_unit()) {
             Some(across) => self.base + across * self.radius,
             None => self.base,
         };

@@ -192,7 +192,7 @@ impl<N: Real> Shape<N> for Cylinder<N> {
     }
 
     fn support_local(&self, dir: &Vector3<N>) -> Option<Point3<N>> {
-        crate::support_direction_length(dir)?;
+        let length = crate::support_direction_length(dir)?;
         let axis = self.p1 - self.p0;
         let end = if axis.dot(dir) > N::zero() {
             self.p1
@@ -202,7 +202,7 @@ impl<N: Real> Shape<N> for Cylinder<N> {
         // `dir` along the axis to rounding: the cap's centre (see
         // `direction_across_axis` for why a rounding residue must not be
         // normalised into a rim direction).
-        Some(match crate::direction_across_axis(dir, &axis) {
+        Some(match crate::direction_across_axis(dir, length, &axis) {
             Some(across) => end + across * self.radius,
             None => end,
         })

@@ -30,6 +30,7 @@
 //! when the cores overlap.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use geom_core::distance::closest_point_on_triangle;
 use geom_core::{GeomError, Real, lit};
@@ -38,6 +39,36 @@ use nalgebra::{Point3, Vector3};
 use super::support::{MinkowskiPair, SupportPoint};
 use crate::contact::try_unit;
 use crate::orthonormal_basis;
+
+/// The hash of a directed edge's two vertex indices (below a few hundred):
+/// multiplicative (Knuth's Fibonacci hashing), a multiply and a rotate a
+/// word. The standard library's SipHash, built to resist collisions an
+/// adversary chooses, was a tenth of a cylinder–box contact's time here.
+#[derive(Default)]
+struct EdgeHasher(u64);
+
+impl Hasher for EdgeHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.write_u64(u64::from(byte));
+        }
+    }
+
+    fn write_u64(&mut self, value: u64) {
+        self.0 = (self.0.rotate_left(26) ^ value).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+
+    fn write_usize(&mut self, value: usize) {
+        self.write_u64(value as u64);
+    }
+}
+
+/// Directed edges `(p, q)` (vertex indices) to the face that owns them.
+type EdgeOwners = HashMap<(usize, usize), usize, BuildHasherDefault<EdgeHasher>>;
 
 /// The most support points EPA adds to its polytope.
 pub const EPA_MAX_ITERATIONS: u32 = 128;
@@ -108,11 +139,7 @@ fn make_face<N: Real>(points: &[SupportPoint<N>], vertices: [usize; 3]) -> Optio
 /// (the face across edge `(p, q)` is the owner of `(q, p)`). A face replaced
 /// later leaves its entries behind, but an edge's live owner is always the
 /// latest: two live faces never share a directed edge.
-fn add_face<N: Real>(
-    faces: &mut Vec<Face<N>>,
-    edge_owner: &mut HashMap<(usize, usize), usize>,
-    face: Face<N>,
-) {
+fn add_face<N: Real>(faces: &mut Vec<Face<N>>, edge_owner: &mut EdgeOwners, face: Face<N>) {
     let index = faces.len();
     for e in 0..3 {
         edge_owner.insert((face.vertices[e], face.vertices[(e + 1) % 3]), index);
@@ -292,7 +319,7 @@ pub(crate) fn epa_cores<N: Real>(
     // The tetrahedron's faces, oriented away from its centroid.
     let centroid = points.iter().fold(Vector3::zeros(), |sum, p| sum + p.w) * lit::<N>(0.25);
     let mut faces: Vec<Face<N>> = Vec::with_capacity(64);
-    let mut edge_owner: HashMap<(usize, usize), usize> = HashMap::with_capacity(128);
+    let mut edge_owner = EdgeOwners::with_capacity_and_hasher(128, BuildHasherDefault::default());
     for corners in [[0, 1, 2], [0, 3, 1], [0, 2, 3], [1, 3, 2]] {
         let Some(face) = make_face(&points, corners) else {
             return Ok(flat(hint, gjk_point_a, gjk_point_b, iterations));

@@ -490,10 +490,16 @@ fn witness_candidates<N: Real>(
     let witness = Some((*p, *q, apart));
     let noise = (N::default_epsilon() * lit(64.0) * scale / gap).min(feature_tolerance());
     let snap = |tolerance: N| snapped(pair, &raw, tolerance);
+    // Widest first: a side whose feature within the widest angle is a
+    // point (a corner, a rim) has a point within the narrower ones too, and
+    // nothing to snap onto.
+    let Some(near) = snap(near_tolerance()) else {
+        return [Some((raw, witness)), None, None];
+    };
     [
         Some((snap(noise).unwrap_or(raw), witness)),
         snap(lit(1e-2)).map(|n| (n, witness)),
-        snap(near_tolerance()).map(|n| (n, witness)),
+        Some((near, witness)),
     ]
 }
 
@@ -501,13 +507,16 @@ fn witness_candidates<N: Real>(
 /// either side within `tolerance` of it: the face's normal, or the
 /// nearest direction of the edge's circle.
 fn snapped<N: Real>(pair: &MinkowskiPair<N>, raw: &Vector3<N>, tolerance: N) -> Option<Vector3<N>> {
-    [
-        pair.feature_a(raw, tolerance).map(|f| (f, N::one())),
-        pair.feature_b(&-raw, tolerance).map(|f| (f, -N::one())),
-    ]
-    .into_iter()
-    .flatten()
-    .find_map(|(feature, sign)| crate::feature::nearest_normal(&feature, &(raw * sign)).map(|n| n * sign))
+    // `b`'s feature only when `a`'s gives no normal (a feature is a few
+    // hundred bytes to build and copy).
+    let on_a = pair
+        .feature_a(raw, tolerance)
+        .and_then(|feature| crate::feature::nearest_normal(&feature, raw));
+    on_a.or_else(|| {
+        pair.feature_b(&-raw, tolerance)
+            .and_then(|feature| crate::feature::nearest_normal(&feature, &-raw))
+            .map(|n| -n)
+    })
 }
 
 /// For cores apart along `n`: `b`'s support point against `n` projected
