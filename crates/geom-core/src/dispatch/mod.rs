@@ -293,6 +293,10 @@ fn all_finite<'a, N: Real>(values: impl IntoIterator<Item = &'a N>) -> bool {
 /// orientation that drifted under integration, or one normalised from
 /// subnormal components): the routines rotate with it as if it were a unit
 /// quaternion. A unit quaternion passes unchanged, bit for bit.
+// Inlined: returned by value through memory, the checked pose was read
+// back at another width (a store-forwarding stall), a third of a
+// sphere–sphere contact's time (`docs/benchmarks.md`).
+#[inline(always)]
 fn checked_pose<N: Real>(pose: &Isometry3<N>, input: &'static str) -> Result<Isometry3<N>, GeomError> {
     let finite = pose.translation.vector.iter().all(|v| v.is_finite())
         && pose.rotation.coords.iter().all(|v| v.is_finite());
@@ -317,6 +321,7 @@ fn checked_pose<N: Real>(pose: &Isometry3<N>, input: &'static str) -> Result<Iso
     }
 }
 
+#[inline(always)]
 fn check_margin<N: Real>(value: N, parameter: &'static str) -> Result<(), GeomError> {
     // `!(value >= 0)` also rejects NaN; +inf is allowed (no limit).
     if value >= N::zero() {

@@ -331,6 +331,10 @@ pub(crate) fn perpendicular<N: Real>(axis: &Vector3<N>, fallback: Vector3<N>) ->
 /// square root and a multiplication; otherwise `v` is first scaled by its
 /// largest component, so tiny (even subnormal) and huge vectors still have
 /// a direction.
+// Inlined: called on vectors just stored, a non-inlined call read them
+// back at another width (a store-forwarding stall on every call; a fifth of
+// a sphere–sphere contact).
+#[inline(always)]
 pub fn try_unit<N: Real>(v: &Vector3<N>) -> Option<Vector3<N>> {
     let squared = v.norm_squared();
     // Far above the subnormal range of `f32` (and so of `f64`): a component
