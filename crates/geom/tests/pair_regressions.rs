@@ -847,3 +847,73 @@ fn f32_curved_pairs_of_different_sizes_keep_their_points_on_the_shapes() {
         }
     }
 }
+
+/// A box grazing a triangle (pair oracle, seed 2, case 632 of 2000),
+/// 4·10⁻⁶ deep: an edge × edge axis whose triangle edge lies behind the
+/// triangle's opposite vertex along it is no face of the Minkowski
+/// difference, yet it once won the least depth (a tie at the rounding of
+/// a grazing contact), and its edges' closest points came out 1.07 across
+/// the normal. Both orders, `f32` and `f64`: points on the shapes,
+/// `point_a − point_b = depth · normal`, the depth the `f64` one's, to 16 ε
+/// of the scene's size.
+#[test]
+fn a_box_grazing_a_triangle_takes_edges_that_support_the_axis() {
+    fn run<N: geom::Real + Into<f64>>(swap: bool) -> Vec<(Vector3<f64>, ContactPoint<f64>)> {
+        let c = |x: f64| nalgebra::convert::<f64, N>(x as f32 as f64);
+        let p = |v: [f64; 3]| Point3::new(c(v[0]), c(v[1]), c(v[2]));
+        let cuboid = Cuboid::new(Vector3::new(c(5.463_660_717), c(4.459_671_497), c(4.450_890_541)));
+        let triangle = Triangle::new(
+            p([-4.730_458_26, 1.326_560_974, -1.935_089_111]),
+            p([5.222_849_369, -1.781_856_418, 2.258_152_008]),
+            p([-0.518_270_731, -1.151_962_28, -0.525_997_4]),
+        );
+        let pose_box = pose::<N>(
+            [-0.508_966_842, 0.340_248_385, -0.759_782_573, 0.218_893_198],
+            [-0.091_073_64, 0.490_746_468, -0.309_213_251],
+        );
+        let pose_triangle = pose::<N>(
+            [0.902_645_67, 0.091_118_74, -0.246_737_884, 0.340_659_048],
+            [2.241_663_456, -8.669_241_906, 0.908_759_892],
+        );
+        let table = geom::default_dispatcher::<N>();
+        let mut out = ContactManifolds::new();
+        if swap {
+            table
+                .contact(&triangle, &pose_triangle, &cuboid, &pose_box, N::zero(), &mut out)
+                .unwrap();
+        } else {
+            table
+                .contact(&cuboid, &pose_box, &triangle, &pose_triangle, N::zero(), &mut out)
+                .unwrap();
+        }
+        let to64 = |q: Point3<N>| q.map(Into::into);
+        out.points()
+            .map(|(n, q)| {
+                let point = ContactPoint {
+                    point_a: to64(q.point_a),
+                    point_b: to64(q.point_b),
+                    depth: q.depth.into(),
+                    feature_a: q.feature_a,
+                    feature_b: q.feature_b,
+                };
+                (n.map(Into::into), point)
+            })
+            .collect()
+    }
+    let bound = 16.0 * f32::EPSILON as f64 * 14.4;
+    for swap in [false, true] {
+        let exact = run::<f64>(swap);
+        let deepest = |answer: &[(Vector3<f64>, ContactPoint<f64>)]| {
+            answer.iter().map(|(_, q)| q.depth).fold(f64::MIN, f64::max)
+        };
+        for (precision, answer) in [("f64", exact.clone()), ("f32", run::<f32>(swap))] {
+            assert!(!answer.is_empty(), "{precision} {swap}: a contact");
+            for (n, q) in &answer {
+                let across = ((q.point_a - q.point_b) - n * q.depth).norm();
+                assert!(across <= bound, "{precision} {swap}: across {across:e}: {q:?}");
+            }
+            let (d, d64) = (deepest(&answer), deepest(&exact));
+            assert!((d - d64).abs() <= bound, "{precision} {swap}: depth {d} vs {d64}");
+        }
+    }
+}

@@ -76,11 +76,14 @@ pub fn contact_cuboid_cuboid<N: Real>(
             let (frame, box_a, box_b) = placed_boxes(a, pose_a, b, pose_b);
             let first = out.len();
             let manifold = out.push_manifold(Vector3::zeros());
-            if contact_polytopes(&box_a, &box_b, margin, manifold) {
-                to_world(&frame.to_world, out, first);
-                exact_when_apart(a, pose_a, b, pose_b, margin, out, first);
-            } else {
-                out.truncate(first);
+            match contact_polytopes(&box_a, &box_b, margin, manifold) {
+                Some(exact) => {
+                    to_world(&frame.to_world, out, first);
+                    if !exact {
+                        exact_when_apart(a, pose_a, b, pose_b, margin, out, first);
+                    }
+                }
+                None => out.truncate(first),
             }
         },
     );

@@ -187,6 +187,20 @@ impl<N: Real> Polytope<N> {
         (self.vertices[edge.0], self.vertices[edge.1], edge.3)
     }
 
+    /// Whether an edge of direction `direction` is extreme along `axis` (to
+    /// `tolerance`): always for a polytope with parallel edges (a box's
+    /// extreme one is picked), but a triangle's only edge of a direction
+    /// may lie behind its opposite vertex.
+    fn edge_supports(&self, direction: usize, axis: &Vector3<N>, tolerance: N) -> bool {
+        if self.edge_count > self.edge_direction_count {
+            return true;
+        }
+        let (e0, e1, _) = self.supporting_edge(direction, axis);
+        let reach = e0.coords.dot(axis).max(e1.coords.dot(axis));
+        let (_, high) = self.interval(axis);
+        reach >= high - tolerance
+    }
+
     /// The polytope moved by `by` (a placement's low part, added after the
     /// vertices' high parts).
     pub(crate) fn shifted(mut self, by: &Vector3<N>) -> Self {
@@ -302,6 +316,15 @@ fn least_penetration<N: Real>(
             if !within_margin(depth, margin) {
                 return None;
             }
+            // Only edge pairs whose edges both support the axis stand for
+            // a face of the Minkowski difference (Gregorius's Gauss-map
+            // test): another axis cannot be the least depth, and its
+            // edges' closest points are not a contact (a triangle's edge
+            // behind its vertex gave a pair 1.07 across the normal). It
+            // still separates when it does.
+            if !(a.edge_supports(i, &normal, rounding) && b.edge_supports(j, &-normal, rounding)) {
+                continue;
+            }
             if best_edge.is_none_or(|(_, _, best)| depth < best) {
                 best_edge = Some((Axis::Edges(i, j), normal, depth));
             }
@@ -349,11 +372,7 @@ pub(crate) enum PolytopeGap<N: Real> {
 }
 
 /// How far apart `a` and `b` are (same frame), up to `limit`: see
-/// [`PolytopeGap`]. A face axis certifies its gap as the distance when a
-/// deepest point of the other polytope along it lies over the face (the
-/// pair is that point and its foot: no pair can be nearer than an axis's
-/// gap); an edge axis, when the two supporting edges' closest points are
-/// inside both (their difference is then along the axis).
+/// [`PolytopeGap`] and [`certified_pair`].
 pub(crate) fn polytope_gap<N: Real>(a: &Polytope<N>, b: &Polytope<N>, limit: N) -> PolytopeGap<N> {
     let Some((axis, normal, depth, _)) = least_penetration(a, b, limit) else {
         return PolytopeGap::Beyond;
@@ -361,6 +380,26 @@ pub(crate) fn polytope_gap<N: Real>(a: &Polytope<N>, b: &Polytope<N>, limit: N) 
     if depth >= N::zero() {
         return PolytopeGap::Touching;
     }
+    PolytopeGap::Apart(certified_pair(a, b, axis, &normal, -depth))
+}
+
+/// For polytopes apart along their separating `axis` (`normal` from `a`
+/// to `b`): the closest pair (on `a`, on `b`) when the axis certifies its
+/// gap as the distance, else `None` (the gap is then only a lower bound).
+/// A face axis certifies it when a deepest point of the other polytope
+/// along it lies over the face (the pair is that point and its foot: no
+/// pair can be nearer than an axis's gap); an edge axis, when the two
+/// supporting edges' closest points are inside both (their difference is
+/// then along the axis) and `gap` apart along it (a triangle's only edge
+/// of a direction need not be the one extreme along the axis: its closest
+/// points to the other edge can then be farther apart than the gap).
+fn certified_pair<N: Real>(
+    a: &Polytope<N>,
+    b: &Polytope<N>,
+    axis: Axis,
+    normal: &Vector3<N>,
+    gap: N,
+) -> Option<(Point3<N>, Point3<N>)> {
     let over_face = |reference: &Polytope<N>, face: &PolytopeFace<N>, incident: &Polytope<N>| {
         let n = face.normal;
         let corners = face.vertices.map(|k| reference.vertices[k]);
@@ -381,32 +420,40 @@ pub(crate) fn polytope_gap<N: Real>(a: &Polytope<N>, b: &Polytope<N>, limit: N) 
         let foot = deepest - n * (deepest - corners[0]).dot(&n);
         (count >= 3 && inside).then_some((foot, deepest))
     };
-    let pair = match axis {
+    match axis {
         Axis::FaceOfA(index) => over_face(a, &a.faces[index], b),
         Axis::FaceOfB(index) => over_face(b, &b.faces[index], a).map(|(foot, deepest)| (deepest, foot)),
         Axis::Edges(i, j) => {
-            let (a0, a1, _) = a.supporting_edge(i, &normal);
+            let (a0, a1, _) = a.supporting_edge(i, normal);
             let (b0, b1, _) = b.supporting_edge(j, &-normal);
             let closest = closest_points_segment_segment(&a0, &a1, &b0, &b1);
             let interior = |x: N| x > N::zero() && x < N::one();
-            (interior(closest.s) && interior(closest.t)).then_some((closest.point_on_p, closest.point_on_q))
+            let (p, q) = (closest.point_on_p, closest.point_on_q);
+            let scale = N::one()
+                + [a0, a1, b0, b1]
+                    .iter()
+                    .fold(N::zero(), |m, v| m.max(v.coords.amax()));
+            let at_gap = ((q - p).dot(normal) - gap).abs() <= N::default_epsilon() * lit(64.0) * scale;
+            (interior(closest.s) && interior(closest.t) && at_gap).then_some((p, q))
         }
-    };
-    PolytopeGap::Apart(pair)
+    }
 }
 
 /// Contacts of polytopes `a` and `b` (same frame) within `margin`, into
-/// `manifold` (whose normal is set here, from `a` to `b`). Returns `false`
-/// when they are farther apart than `margin`.
+/// `manifold` (whose normal is set here, from `a` to `b`). `None` when
+/// they are farther apart than `margin`; else whether the answer is exact:
+/// overlapping or touching (SAT's least depth is the penetration depth),
+/// or apart along an axis that certifies its gap as the distance
+/// ([`certified_pair`]). Apart without a certificate, the largest axis gap
+/// is only a lower bound on the distance, and the caller must find it.
 pub(crate) fn contact_polytopes<N: Real>(
     a: &Polytope<N>,
     b: &Polytope<N>,
     margin: N,
     manifold: &mut ContactManifold<N>,
-) -> bool {
-    let Some((axis, normal, depth, face_nearby)) = least_penetration(a, b, margin) else {
-        return false;
-    };
+) -> Option<bool> {
+    let (axis, normal, depth, face_nearby) = least_penetration(a, b, margin)?;
+    let exact = depth >= N::zero() || certified_pair(a, b, axis, &normal, -depth).is_some();
     manifold.normal = normal;
     match axis {
         Axis::Edges(i, j) => {
@@ -435,7 +482,7 @@ pub(crate) fn contact_polytopes<N: Real>(
         Axis::FaceOfA(index) => clip_faces(a, &a.faces[index], b, false, depth, margin, manifold),
         Axis::FaceOfB(index) => clip_faces(b, &b.faces[index], a, true, depth, margin, manifold),
     }
-    !manifold.points.is_empty()
+    (!manifold.points.is_empty()).then_some(exact)
 }
 
 /// Clips the face of `incident` most opposed to `reference_face` against

@@ -501,11 +501,14 @@ pub fn contact_cuboid_triangle<N: Real>(
     let triangle = Polytope::triangle(&(relative * b.a), &(relative * b.b), &(relative * b.c));
     let first = out.len();
     let manifold = out.push_manifold(Vector3::zeros());
-    if contact_polytopes(&box_a, &triangle, margin, manifold) {
-        to_world(pose_a, out, first);
-        exact_when_apart(a, pose_a, b, pose_b, margin, out, first);
-    } else {
-        out.truncate(first);
+    match contact_polytopes(&box_a, &triangle, margin, manifold) {
+        Some(exact) => {
+            to_world(pose_a, out, first);
+            if !exact {
+                exact_when_apart(a, pose_a, b, pose_b, margin, out, first);
+            }
+        }
+        None => out.truncate(first),
     }
 }
 
