@@ -16,6 +16,33 @@ fn deepest(out: &ContactManifolds<f64>) -> (Vector3<f64>, ContactPoint<f64>) {
         .expect("a contact")
 }
 
+/// Every contact point of `out` with its manifold's normal, in `f64`.
+fn points_f64<N: geom::Real + Into<f64>>(
+    out: &ContactManifolds<N>,
+) -> Vec<(Vector3<f64>, ContactPoint<f64>)> {
+    let to64 = |q: Point3<N>| q.map(Into::into);
+    out.points()
+        .map(|(n, p)| {
+            let point = ContactPoint {
+                point_a: to64(p.point_a),
+                point_b: to64(p.point_b),
+                depth: p.depth.into(),
+                feature_a: p.feature_a,
+                feature_b: p.feature_b,
+            };
+            (n.map(Into::into), point)
+        })
+        .collect()
+}
+
+/// The deepest of `points` (the last of equals), as [`deepest`] takes it.
+fn deepest_of(points: &[(Vector3<f64>, ContactPoint<f64>)]) -> (Vector3<f64>, ContactPoint<f64>) {
+    *points
+        .iter()
+        .max_by(|a, b| a.1.depth.total_cmp(&b.1.depth))
+        .expect("a contact")
+}
+
 /// A capsule of radius 10 lying across a cylinder of radius 100, its core
 /// on the cylinder's axis: the way out is along the capsule's core
 /// direction's normal, depth `100 + 10` (EPA once stopped at 109.88).
@@ -336,24 +363,7 @@ fn f32_box_pairs_keep_the_closest_pair_and_the_least_depth() {
             let table = geom::default_dispatcher::<N>();
             let mut out = ContactManifolds::new();
             let mut answers = Vec::new();
-            let mut record = |out: &ContactManifolds<N>| {
-                let (n, p) = out
-                    .points()
-                    .max_by(|x, y| x.1.depth.partial_cmp(&y.1.depth).unwrap())
-                    .map(|(n, p)| (*n, *p))
-                    .expect("a contact");
-                let to64 = |q: Point3<N>| q.map(Into::into);
-                answers.push((
-                    n.map(Into::into),
-                    ContactPoint {
-                        point_a: to64(p.point_a),
-                        point_b: to64(p.point_b),
-                        depth: p.depth.into(),
-                        feature_a: p.feature_a,
-                        feature_b: p.feature_b,
-                    },
-                ));
-            };
+            let mut record = |out: &ContactManifolds<N>| answers.push(deepest_of(&points_f64(out)));
             let cuboid = Cuboid::new(Vector3::new(c(0.429_730_713), c(0.146_248_013), c(0.473_546_445)));
             let triangle = Triangle::new(
                 p([0.161_271_11, -0.160_651_073, -0.063_199_654]),
@@ -526,22 +536,6 @@ fn segments_through_a_triangle_get_the_touching_pair_and_the_least_depth() {
             [-0.030_467_274, -0.126_027_524, -0.415_686_786],
         ),
     ];
-    fn deepest<N: geom::Real + Into<f64>>(out: &ContactManifolds<N>) -> (Vector3<f64>, ContactPoint<f64>) {
-        let (n, p) = out
-            .points()
-            .max_by(|x, y| x.1.depth.partial_cmp(&y.1.depth).unwrap())
-            .map(|(n, p)| (*n, *p))
-            .expect("a contact");
-        let to64 = |q: Point3<N>| q.map(Into::into);
-        let point = ContactPoint {
-            point_a: to64(p.point_a),
-            point_b: to64(p.point_b),
-            depth: p.depth.into(),
-            feature_a: p.feature_a,
-            feature_b: p.feature_b,
-        };
-        (n.map(Into::into), point)
-    }
     fn run<N: geom::Real + Into<f64>>(case: &Case, swap: bool) -> (Vector3<f64>, ContactPoint<f64>) {
         let c =
             |v: [f64; 3]| Point3::new(v[0], v[1], v[2]).map(|x| nalgebra::convert::<f64, N>(x as f32 as f64));
@@ -560,7 +554,7 @@ fn segments_through_a_triangle_get_the_touching_pair_and_the_least_depth() {
                 .contact(&segment, &pose_s, &triangle, &pose_t, margin, &mut out)
                 .unwrap();
         }
-        deepest(&out)
+        deepest_of(&points_f64(&out))
     }
     for (k, case) in cases.iter().enumerate() {
         let scale = if k == 0 { 3.0 } else { 16.0 };
@@ -799,19 +793,7 @@ fn f32_curved_pairs_of_different_sizes_keep_their_points_on_the_shapes() {
                 &mut out,
             )
             .unwrap();
-        let to64 = |q: Point3<N>| q.map(Into::into);
-        out.points()
-            .map(|(n, p)| {
-                let point = ContactPoint {
-                    point_a: to64(p.point_a),
-                    point_b: to64(p.point_b),
-                    depth: p.depth.into(),
-                    feature_a: p.feature_a,
-                    feature_b: p.feature_b,
-                };
-                (n.map(Into::into), point)
-            })
-            .collect()
+        points_f64(&out)
     }
     for (k, (a, b, margin, scale)) in cases.iter().enumerate() {
         let bound = 16.0 * f32::EPSILON as f64 * scale;
@@ -886,19 +868,7 @@ fn a_box_grazing_a_triangle_takes_edges_that_support_the_axis() {
                 .contact(&cuboid, &pose_box, &triangle, &pose_triangle, N::zero(), &mut out)
                 .unwrap();
         }
-        let to64 = |q: Point3<N>| q.map(Into::into);
-        out.points()
-            .map(|(n, q)| {
-                let point = ContactPoint {
-                    point_a: to64(q.point_a),
-                    point_b: to64(q.point_b),
-                    depth: q.depth.into(),
-                    feature_a: q.feature_a,
-                    feature_b: q.feature_b,
-                };
-                (n.map(Into::into), point)
-            })
-            .collect()
+        points_f64(&out)
     }
     let bound = 16.0 * f32::EPSILON as f64 * 14.4;
     for swap in [false, true] {

@@ -1,6 +1,6 @@
-//! A sphere against any convex shape that projects points exactly (the
-//! cylinder, the cone, the ellipsoid, and a user's shape that implements
-//! [`Shape::closest_point_local`]).
+//! A sphere against a convex shape that projects points exactly: the
+//! cylinder, the cone and the ellipsoid (the pairs registered here; a
+//! user's shape goes through GJK).
 //!
 //! A sphere is its centre dilated by its radius (van den Bergen,
 //! *Collision Detection in Interactive 3D Environments*, §4.3.4), so the
@@ -18,7 +18,7 @@ use geom_core::dispatch::ClosestPoints;
 use geom_core::{ContactManifolds, ContactPoint, FeatureId, GeomError, Real, Shape, lit};
 use nalgebra::{Isometry3, Point3, Vector3};
 
-use super::{relative_pose, try_unit, within_distance, within_margin};
+use super::{relative_pose, within_distance, within_margin};
 use crate::Sphere;
 use crate::feature::nearest_normal;
 use crate::gjk::{convex_closest_points, convex_contact};
@@ -43,19 +43,26 @@ struct CentreProjection<N: Real> {
 /// reached 8 ε·size off in `f32` with the centre 7·10⁻⁴ inside). Within
 /// that angle the normal snaps onto the set of the face or side the
 /// offset points through ([`nearest_normal`]); curved points keep it.
-fn project_centre<N: Real>(
+/// `None` as well when `a` is not a sphere (the caller then falls back to
+/// GJK).
+fn project_centre<'s, N: Real>(
+    a: &'s dyn Shape<N>,
     pose_a: &Isometry3<N>,
     b: &dyn Shape<N>,
     pose_b: &Isometry3<N>,
-) -> Option<CentreProjection<N>> {
+) -> Option<(&'s Sphere<N>, CentreProjection<N>)> {
+    let any: &dyn std::any::Any = a;
+    let sphere = any.downcast_ref::<Sphere<N>>()?;
     let centre = Point3::from(relative_pose(pose_b, pose_a).translation.vector);
     let projection = b.closest_point_local(&centre, false)?;
     let offset = projection.point - centre;
+    // The length without overflow or underflow, then one division for the
+    // direction.
     let distance = geom_core::ray::length_without_overflow(&offset);
-    let towards = try_unit(&offset)?;
     if !(distance.is_finite() && distance > N::zero()) {
         return None;
     }
+    let towards = offset / distance;
     let raw = if projection.is_inside { towards } else { -towards };
     let scale = centre.coords.amax().max(projection.point.coords.amax());
     let noise = (N::default_epsilon() * lit(64.0) * scale / distance).min(lit(1e-3));
@@ -63,20 +70,21 @@ fn project_centre<N: Real>(
         .support_feature_local(&raw, noise)
         .and_then(|feature| nearest_normal(&feature, &raw))
         .unwrap_or(raw);
-    Some(CentreProjection {
+    let found = CentreProjection {
         centre,
         on_b: projection.point,
         outward,
         signed: (centre - projection.point).dot(&outward),
-    })
+    };
+    Some((sphere, found))
 }
 
 /// Contact of a sphere (`a`) with any convex shape (`b`) from the centre's
 /// projection (see the [module documentation](self)): one point, normal
 /// from `a` to `b` (against `b`'s outward normal at the projection); depth
 /// `r − distance` outside, `r + distance` inside.
-/// Registered for the sphere against every convex kind without a routine
-/// of its own (both orders).
+/// Registered for the sphere against the cylinder, the cone and the
+/// ellipsoid (both orders).
 ///
 /// Errors: as [`convex_contact`], which answers the cases the projection
 /// cannot (the centre on the boundary, a shape without a projection).
@@ -88,9 +96,7 @@ pub fn contact_sphere_convex<N: Real>(
     margin: N,
     out: &mut ContactManifolds<N>,
 ) -> Result<(), GeomError> {
-    let any: &dyn std::any::Any = a;
-    let (Some(sphere), Some(found)) = (any.downcast_ref::<Sphere<N>>(), project_centre(pose_a, b, pose_b))
-    else {
+    let Some((sphere, found)) = project_centre(a, pose_a, b, pose_b) else {
         return convex_contact(a, pose_a, b, pose_b, margin, out);
     };
     // Outside, the sphere moves against the outward normal to touch;
@@ -125,9 +131,7 @@ pub fn closest_points_sphere_convex<N: Real>(
     pose_b: &Isometry3<N>,
     max_distance: N,
 ) -> Result<ClosestPoints<N>, GeomError> {
-    let any: &dyn std::any::Any = a;
-    let (Some(sphere), Some(found)) = (any.downcast_ref::<Sphere<N>>(), project_centre(pose_a, b, pose_b))
-    else {
+    let Some((sphere, found)) = project_centre(a, pose_a, b, pose_b) else {
         return convex_closest_points(a, pose_a, b, pose_b, max_distance);
     };
     let gap = found.signed - sphere.radius;
