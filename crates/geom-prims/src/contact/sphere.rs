@@ -18,7 +18,7 @@ use geom_core::dispatch::ClosestPoints;
 use geom_core::{ContactManifolds, ContactPoint, FeatureId, GeomError, Real, Shape, lit};
 use nalgebra::{Isometry3, Point3, Vector3};
 
-use super::{relative_pose, within_distance, within_margin};
+use super::{relative_pose, try_unit, within_distance, within_margin};
 use crate::Sphere;
 use crate::feature::nearest_normal;
 use crate::gjk::{convex_closest_points, convex_contact};
@@ -56,13 +56,14 @@ fn project_centre<'s, N: Real>(
     let centre = Point3::from(relative_pose(pose_b, pose_a).translation.vector);
     let projection = b.closest_point_local(&centre, false)?;
     let offset = projection.point - centre;
-    // The length without overflow or underflow, then one division for the
-    // direction.
     let distance = geom_core::ray::length_without_overflow(&offset);
     if !(distance.is_finite() && distance > N::zero()) {
         return None;
     }
-    let towards = offset / distance;
+    // Not `offset / distance`: an offset of subnormal components (a point
+    // ellipsoid a hair inside a huge sphere) divides to a non-unit vector;
+    // `try_unit` rescales first.
+    let towards = try_unit(&offset)?;
     let raw = if projection.is_inside { towards } else { -towards };
     let scale = centre.coords.amax().max(projection.point.coords.amax());
     let noise = (N::default_epsilon() * lit(64.0) * scale / distance).min(lit(1e-3));
