@@ -7,7 +7,7 @@
 //! Sci. Comput. 26(6), 2005). Written without fused multiply-add, so the
 //! scalar and SIMD lanes agree bit for bit.
 
-use nalgebra::{Point3, Vector3};
+use nalgebra::{Point3, SimdBool, SimdValue, Vector3};
 use num_traits::One;
 
 use crate::scalar::{Lane, lit};
@@ -190,12 +190,67 @@ pub fn dot_difference_compensated<T: Lane>(a: &Vector3<T>, origin: &Point3<T>, p
 /// and adds `t₀` back to its answer (one rounding of `t`).
 #[inline]
 pub fn start_near_sphere<T: Lane>(from_center: &Vector3<T>, dir: &Vector3<T>, bounding_radius: T) -> T {
+    start_near_sphere_with_margin(from_center, dir, bounding_radius).0
+}
+
+/// [`start_near_sphere`] and the radius `R` of the larger sphere it keeps
+/// out of: a ray restarted at `t₀ > 0` starts `R` before its closest
+/// approach to the centre, so the start point's squared distance from the
+/// centre is the closest approach's squared plus `R²`.
+#[inline]
+pub fn start_near_sphere_with_margin<T: Lane>(
+    from_center: &Vector3<T>,
+    dir: &Vector3<T>,
+    bounding_radius: T,
+) -> (T, T) {
     let zero = T::zero();
     let dir_squared = dir.norm_squared();
     let margin = bounding_radius * lit::<T>(1.125) + from_center.norm() * lit::<T>(2f64.powi(-20));
     let t_start = -from_center.dot(dir) / dir_squared - margin / dir_squared.simd_sqrt();
     let usable = t_start.simd_gt(zero) & t_start.simd_lt(lit::<T>(f64::INFINITY));
-    t_start.select(usable, zero)
+    (t_start.select(usable, zero), margin)
+}
+
+/// How far, in bounding radii, a ray's origin may lie from a shape before
+/// a kernel restarts it next to the shape ([`far_start`]). Within that
+/// distance the plain offset `origin − centre` rounds by at most
+/// `RESTART_DISTANCE · ε · R`, a few ulps of the shape's size, which is what
+/// the restart would have bought; beyond it the rounding grows with the
+/// distance and the restart pays for itself.
+pub const RESTART_DISTANCE: f64 = 2.5;
+
+/// [`start_near_sphere`] where conditioning asks for it: `Some(t₀)` with
+/// `t₀` zero on the lanes whose origin lies within [`RESTART_DISTANCE`]
+/// bounding radii of the centre (`from_center = origin − centre`), or `None`
+/// when every lane's does, so that a query near its shape skips the
+/// compensated restart altogether. Per lane, the same decision a scalar
+/// query makes (lanes equal scalars bit for bit). An origin whose distance
+/// overflows or is NaN counts as far (the restart handles both).
+#[inline]
+pub fn far_start<T: Lane>(from_center: &Vector3<T>, dir: &Vector3<T>, bounding_radius: T) -> Option<T> {
+    let limit = bounding_radius * lit::<T>(RESTART_DISTANCE);
+    let near = from_center.norm_squared().simd_le(limit * limit);
+    if near.all() {
+        return None;
+    }
+    Some(T::zero().select(near, start_near_sphere(from_center, dir, bounding_radius)))
+}
+
+/// `origin − point + t₀·dir` for a restart from [`far_start`]: nearly exact
+/// ([`offset_along`]) on the lanes that restart, the plain difference on
+/// the others (bit for bit what a scalar query without a restart computes).
+#[inline]
+pub fn restarted_offset<T: Lane>(
+    origin: &Point3<T>,
+    point: &Point3<T>,
+    dir: &Vector3<T>,
+    t_start: Option<T>,
+) -> Vector3<T> {
+    let plain = origin - point;
+    match t_start {
+        None => plain,
+        Some(t) => offset_along(origin, point, dir, t).select(t.simd_ne(T::zero()), plain),
+    }
 }
 
 #[cfg(test)]
@@ -256,5 +311,93 @@ mod tests {
         let height = dot_difference_compensated(&a, &origin, &point) as f64;
         let exact = a.cast::<f64>().dot(&(origin.cast::<f64>() - point.cast::<f64>()));
         assert!((height - exact).abs() <= f32::EPSILON as f64 * exact.abs());
+    }
+
+    /// The restart decision per lane: a pack mixing near, far, receding,
+    /// NaN and infinite origins gives each lane the scalar's start and
+    /// offset bit for bit; near origins keep the plain difference (no
+    /// restart), far approaching ones start just outside the bounding
+    /// sphere, within an ulp of the f64 offset.
+    #[test]
+    fn far_start_lanes_equal_scalars_and_restart_only_far_origins() {
+        use simba::simd::WideF32x8;
+        let centre = Point3::new(1000.5f32, -20.25, 3.0);
+        let radius = 0.75f32;
+        let origins = [
+            [1001.0, -20.0, 3.5],  // inside
+            [1002.0, -20.25, 3.0], // 2 radii: near
+            [1010.0, -20.25, 3.0], // 12.7 radii: far, approaching
+            [990.0, -20.25, 3.0],  // far, receding
+            [0.0, 0.0, 0.0],       // very far, approaching
+            [f32::NAN, 0.0, 0.0],  // NaN
+            [f32::INFINITY, 0.0, 0.0],
+            [1000.5, -18.5, 3.0], // 2.33 radii: near
+        ];
+        let dir = Vector3::new(-1.0f32, 0.0, 0.0);
+        let towards = |o: &[f32; 3]| {
+            if o[0] == 0.0 {
+                (centre - Point3::from(*o)) * 0.001
+            } else {
+                dir
+            }
+        };
+        let scalar: Vec<(f32, Vector3<f32>)> = origins
+            .iter()
+            .map(|o| {
+                let origin = Point3::from(*o);
+                let d = towards(o);
+                let start = far_start(&(origin - centre), &d, radius);
+                (
+                    start.unwrap_or(0.0),
+                    restarted_offset(&origin, &centre, &d, start),
+                )
+            })
+            .collect();
+        let lane = |f: &dyn Fn(usize) -> f32| WideF32x8::from(std::array::from_fn::<f32, 8, _>(f));
+        let origin = Point3::new(
+            lane(&|k| origins[k][0]),
+            lane(&|k| origins[k][1]),
+            lane(&|k| origins[k][2]),
+        );
+        let d = Vector3::new(
+            lane(&|k| towards(&origins[k]).x),
+            lane(&|k| towards(&origins[k]).y),
+            lane(&|k| towards(&origins[k]).z),
+        );
+        let centre_lanes = centre.map(WideF32x8::splat);
+        let start = far_start(&(origin - centre_lanes), &d, WideF32x8::splat(radius));
+        let offset = restarted_offset(&origin, &centre_lanes, &d, start);
+        let t = start.unwrap_or_else(|| WideF32x8::splat(0.0));
+        for (k, (t_scalar, offset_scalar)) in scalar.iter().enumerate() {
+            assert_eq!(t.extract(k).to_bits(), t_scalar.to_bits(), "lane {k}");
+            for i in 0..3 {
+                assert_eq!(
+                    offset[i].extract(k).to_bits(),
+                    offset_scalar[i].to_bits(),
+                    "lane {k} [{i}]"
+                );
+            }
+        }
+        // Near and receding origins: no restart, the plain difference.
+        for k in [0, 1, 3, 7] {
+            assert_eq!(scalar[k].0, 0.0, "lane {k}");
+            assert_eq!(scalar[k].1, Point3::from(origins[k]) - centre, "lane {k}");
+        }
+        // Far approaching origins: started just outside the bounding sphere
+        // (1.125 radii plus the distance's 2⁻²⁰), nearly exactly.
+        for k in [2, 4] {
+            let (t0, offset) = scalar[k];
+            assert!(t0 > 0.0, "lane {k}");
+            let d = towards(&origins[k]).cast::<f64>();
+            let exact = Point3::from(origins[k]).cast::<f64>() - centre.cast::<f64>() + d * t0 as f64;
+            assert!(
+                (offset.cast::<f64>() - exact).amax() <= 1e-6 * exact.norm(),
+                "lane {k}"
+            );
+            assert!(
+                exact.norm() > 1.125 * radius as f64 && exact.norm() < 1.2 * radius as f64 + 1e-3,
+                "lane {k}: {exact}"
+            );
+        }
     }
 }

@@ -2,7 +2,7 @@
 
 use nalgebra::{Isometry3, Matrix3, Point3, RealField, SimdBool, SimdValue, UnitQuaternion, Vector3};
 
-use crate::exact::{offset_along, start_near_sphere};
+use crate::exact::{offset_along, start_near_sphere_with_margin};
 use crate::ray::{LaneHit, Ray};
 use num_traits::One;
 
@@ -20,7 +20,7 @@ use crate::scalar::{Lane, LaneOrd, Real, all_finite, lit};
 /// A unit quaternion rounded to `N` is a little off unit length; dividing by
 /// its actual `|q|²` keeps the matrix a rotation to rounding, and a
 /// matrix–vector product then rounds about half as much as nalgebra's
-/// quaternion sandwich (over 2·10⁵ random f32 rotations: p99 1.2 against
+/// quaternion sandwich (over 2·10⁵ random f32 rotations: p99 1.3 against
 /// 2.5 `eps·|v|`).
 pub fn rotation_matrix<N: Real>(q: &UnitQuaternion<N>) -> Matrix3<N> {
     let (w, x, y, z) = (q.w, q.i, q.j, q.k);
@@ -37,7 +37,10 @@ pub fn rotation_matrix<N: Real>(q: &UnitQuaternion<N>) -> Matrix3<N> {
         two * (y * z + w * x),
         ww - xx - yy + zz,
     );
-    rows / (ww + xx + yy + zz)
+    // One division and nine products rather than nine divisions (each a
+    // long-latency instruction on every ray cast's path): the reciprocal
+    // rounds once more, half an ulp per entry.
+    rows * (N::one() / (ww + xx + yy + zz))
 }
 
 /// A pose as a rotation matrix and a translation, for transforming several
@@ -146,8 +149,9 @@ impl<N: Real> PoseMatrix<N> {
     /// ([`dir_scale`], exact; `hit_to_world` scales `t` back). The identity
     /// pose then passes the ray through untouched. Otherwise the
     /// local ray starts next to the shape, outside a sphere just larger than
-    /// `reach` ([`start_near_sphere`]), its start point computed from the
-    /// world origin and the translation nearly exactly ([`offset_along`]):
+    /// `reach` ([`start_near_sphere`](crate::exact::start_near_sphere)), its start point computed from the
+    /// world origin and the translation nearly exactly ([`offset_along`]),
+    /// and a ray that passes that sphere by is a miss without a kernel call:
     /// subtracting a far translation in one rounding would move the ray
     /// sideways by an ulp of the distance, a large fraction of a small
     /// shape (a 0.01 sphere 10⁴ away saw its f32 normals off by 0.1), and
@@ -243,8 +247,9 @@ pub fn dir_scale<T: Lane>(dir: &Vector3<T>) -> T {
 /// [`PoseMatrix::ray_to_local`] for a pure translation given per lane (one
 /// ray and one translation per lane, as in a packet of shapes): the ray
 /// restarted next to the shape, outside a sphere just larger than `reach`
-/// ([`start_near_sphere`]), its start computed from the world origin and
-/// the translation nearly exactly ([`offset_along`]). With
+/// ([`start_near_sphere_with_margin`]), its start computed from the world
+/// origin and the translation nearly exactly ([`offset_along`]); lanes that
+/// pass that sphere by are not usable. With
 /// `allow_identity`, lanes whose translation is zero pass the ray through
 /// untouched, as the identity pose does.
 #[inline]
@@ -260,15 +265,27 @@ pub fn translated_ray_to_local<T: Lane>(
     let t_scale = dir_scale(&ray.dir);
     let dir = ray.dir * t_scale;
     let relative = ray.origin.coords - translation;
-    let t_start = start_near_sphere(&relative, &dir, reach);
+    let (t_start, margin) = start_near_sphere_with_margin(&relative, &dir, reach);
     let start = offset_along(&ray.origin, &Point3::from(*translation), &dir, t_start);
+    // A restarted ray starts `margin` before its closest approach to the
+    // centre, so `|start|² = closest² + margin²`: where that exceeds
+    // `margin² + (1.0625 reach)²` the closest approach lies beyond the
+    // shape's reach (the start is nearly exact, its rounding far below the
+    // 6 % slack) and the ray misses. Such rays stop here; the others start
+    // within about 1.55 reaches of the centre, near enough that the kernels
+    // seldom restart again (`RESTART_DISTANCE`).
+    let far_reach = reach * lit::<T>(1.0625);
+    let passes_by = t_start.simd_gt(zero)
+        & start
+            .norm_squared()
+            .simd_gt(margin * margin + far_reach * far_reach);
     let unbounded = T::splat(T::Element::max_value().unwrap_or_else(T::Element::one));
     let restarted = LocalRay {
         ray: Ray::new(Point3::from(start), dir),
         max_t: unbounded,
         t_start,
         t_scale,
-        usable: usable & !(t_start * t_scale).simd_gt(max_t),
+        usable: usable & !passes_by & !(t_start * t_scale).simd_gt(max_t),
     };
     if !allow_identity {
         return restarted;

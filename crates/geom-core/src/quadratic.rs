@@ -1,9 +1,9 @@
 //! The stable ray–sphere quadratic, the root of every quadric ray cast.
 
 use crate::LaneOrd;
-use nalgebra::{Point3, SimdValue};
+use nalgebra::{Point3, SimdBool, SimdValue, Vector3};
 
-use crate::exact::{offset_along, start_near_sphere};
+use crate::exact::{far_start, restarted_offset};
 
 use crate::ray::{LaneHit, Ray};
 use crate::scalar::Lane;
@@ -15,18 +15,45 @@ use crate::scalar::Lane;
 /// is `r² − |l|²` with `l` the closest approach to the centre (no cancellation
 /// against `|f|²`), the near root is `c / q` and the far root `q / a` with
 /// `q = b + sign(b)·√(a·disc)`, so neither subtracts nearly equal numbers.
-/// A far origin first moves along the ray to just outside the sphere
-/// ([`start_near_sphere`], [`offset_along`]), so the quadratic's rounding
-/// is charged to a radius-sized distance rather than the whole ray.
+/// An origin farther than a few radii first moves along the ray to just
+/// outside the sphere ([`far_start`], [`restarted_offset`]), so the
+/// quadratic's rounding is charged to a radius-sized distance rather than
+/// the whole ray. The rare cases (a zero radius, a hit point whose squared
+/// length leaves the normal range, a solid origin inside) are computed only
+/// when a lane needs them.
 #[inline]
 pub fn ray_cast_sphere<T: Lane>(ray: &Ray<T>, radius: T, max_t: T, solid: bool) -> LaneHit<T> {
-    let zero = T::zero();
-    let dir = ray.dir;
     // Restart next to the sphere when the origin is far (`t_start` is added
     // back at the end): the quadratic is then solved from a point a radius
     // or so away, its rounding charged to a short distance, not the whole ray.
-    let t_start = start_near_sphere(&ray.origin.coords, &dir, radius);
-    let f = offset_along(&ray.origin, &Point3::origin(), &dir, t_start);
+    let restart = far_start(&ray.origin.coords, &ray.dir, radius);
+    let t_start = restart.unwrap_or_else(T::zero);
+    let f = restarted_offset(&ray.origin, &Point3::origin(), &ray.dir, restart);
+    ray_cast_sphere_from(&f, &ray.dir, t_start, radius, max_t, solid)
+}
+
+/// [`ray_cast_sphere`] without the restart, for a caller whose ray already
+/// starts within a few radii of the sphere (a capsule's cap after the
+/// capsule's own restart): the same answer where [`far_start`] would not
+/// restart, one compensated restart fewer where the caller has made it.
+#[inline]
+pub fn ray_cast_sphere_near<T: Lane>(ray: &Ray<T>, radius: T, max_t: T, solid: bool) -> LaneHit<T> {
+    ray_cast_sphere_from(&ray.origin.coords, &ray.dir, T::zero(), radius, max_t, solid)
+}
+
+/// The sphere's quadratic from the offset `f` of the (restarted) origin to
+/// the centre; `t_start` is added to the answer.
+#[inline]
+fn ray_cast_sphere_from<T: Lane>(
+    f: &Vector3<T>,
+    dir: &Vector3<T>,
+    t_start: T,
+    radius: T,
+    max_t: T,
+    solid: bool,
+) -> LaneHit<T> {
+    let zero = T::zero();
+    let (f, dir) = (*f, *dir);
     let a = dir.norm_squared();
     let b = -f.dot(&dir);
     let closest_approach = f + dir * (b / a);
@@ -58,7 +85,12 @@ pub fn ray_cast_sphere<T: Lane>(ray: &Ray<T>, radius: T, max_t: T, solid: bool) 
     let (hit_point, hit_length) = crate::ray::with_length(&hit_point);
     let normal = hit_point / hit_length;
     // A zero radius has no surface direction: face the ray.
-    let normal = normal.select(hit_length.simd_gt(zero), -dir / a.simd_sqrt());
+    let has_length = hit_length.simd_gt(zero);
+    let normal = if has_length.all() {
+        normal
+    } else {
+        normal.select(has_length, -dir / a.simd_sqrt())
+    };
     let hit = LaneHit {
         mask,
         t: t_total,

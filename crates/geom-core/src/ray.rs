@@ -149,6 +149,9 @@ pub fn with_length<T: Lane>(v: &Vector3<T>) -> (Vector3<T>, T) {
     // to rounding; below it (or overflowed) rescale.
     let epsilon = T::simd_default_epsilon();
     let plain = length.simd_ge(epsilon * epsilon) & (length * zero).simd_eq(zero);
+    if plain.all() {
+        return (*v, length);
+    }
     let largest = v.x.simd_abs().lane_max(v.y.simd_abs()).lane_max(v.z.simd_abs());
     let scaled = v / largest.select(largest.simd_gt(zero), T::one());
     let scaled_length = scaled.norm();
@@ -163,6 +166,9 @@ impl<T: Lane> LaneHit<T> {
     pub fn with_solid_inside(self, inside: T::SimdBool, dir: &Vector3<T>, max_t: T) -> Self {
         let zero = T::zero();
         let inside = inside & max_t.simd_ge(zero);
+        if inside.none() {
+            return self;
+        }
         let (dir, length) = with_length(dir);
         let has_length = length.simd_gt(zero);
         let inverse_length = (T::one() / length).select(has_length, zero);

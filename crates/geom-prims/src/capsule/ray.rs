@@ -2,11 +2,11 @@
 
 use geom_core::LaneOrd;
 use geom_core::distance::closest_point_on_segment;
-use geom_core::exact::{offset_along, start_near_sphere};
+use geom_core::exact::{far_start, restarted_offset};
 use geom_core::{Lane, LaneHit, Ray, lit};
-use nalgebra::{Point3, SimdValue, Vector3};
+use nalgebra::{Point3, SimdBool, SimdValue, Vector3};
 
-use crate::sphere::ray_cast_sphere;
+use geom_core::quadratic::ray_cast_sphere_near;
 
 /// Keeps `candidate` where `valid` and it is earlier than the current best.
 #[inline]
@@ -29,9 +29,12 @@ fn keep_earliest<T: Lane>(best: LaneHit<T>, valid: T::SimdBool, candidate: LaneH
 /// `r |ba|`, solved like the sphere (discriminant `r²|ba|² − |l|²` with `l`
 /// the closest approach, roots `c / q` and `q / A`), so no coefficient
 /// subtracts nearly equal products. Side roots count where the axial
-/// parameter lies in `[0, |ba|²]`; the end caps reuse [`ray_cast_sphere`] on
-/// `origin − a` and `origin − b`. Every candidate is computed and the
-/// earliest valid one is selected, without branches.
+/// parameter lies in `[0, |ba|²]`; the end caps reuse the sphere's quadratic
+/// ([`ray_cast_sphere_near`], within the capsule's restart) on
+/// `origin − a` and `origin − b`. A valid side entry from outside is the
+/// answer (no cap sphere is entered before it); otherwise the earliest
+/// valid candidate is selected, without branches, and the caps are
+/// computed only when some lane needs them.
 ///
 /// From inside (hollow) the exit is found the same way; a cap whose sphere
 /// does not hold the origin is searched from the ray's closest approach to
@@ -53,12 +56,14 @@ pub fn ray_cast_capsule<T: Lane>(
     // Restart the ray next to the capsule (outside the bounding sphere about
     // the segment's middle), with the offsets to `a` and `b` computed nearly
     // exactly, so a small capsule far away keeps its bits; `t_start` is
-    // added back at the end. Zero for origins near the capsule.
+    // added back at the end. Zero (and the offsets plain differences) for
+    // origins within `RESTART_DISTANCE` bounding radii (`far_start`).
     let half_axis = (b - a) * lit::<T>(0.5);
     let from_middle = (ray.origin - a) - half_axis;
-    let t_start = start_near_sphere(&from_middle, &dir, half_axis.norm() + radius);
-    let from_a = offset_along(&ray.origin, a, &dir, t_start);
-    let from_b = offset_along(&ray.origin, b, &dir, t_start);
+    let restart = far_start(&from_middle, &dir, half_axis.norm() + radius);
+    let t_start = restart.unwrap_or_else(T::zero);
+    let from_a = restarted_offset(&ray.origin, a, &dir, restart);
+    let from_b = restarted_offset(&ray.origin, b, &dir, restart);
     let axis = b - a;
     let axis_squared = axis.norm_squared();
     let radius_squared = radius * radius;
@@ -124,12 +129,27 @@ pub fn ray_cast_capsule<T: Lane>(
     // hold the origin, start at the closest approach to its centre (inside
     // the sphere whenever the ray can leave the capsule through it) and add
     // that shift back.
+    // A valid side entry from outside is the first crossing: each cap
+    // sphere lies within the infinite cylinder, so no cap is entered before
+    // it (at the seam, where both meet to rounding, the side is taken).
+    // When every lane has one, the caps are not computed.
+    let side_first = side_valid & outside;
+    let t_side_total = t_start + t_side;
+    let side_hit = LaneHit {
+        mask: side.mask & t_side_total.simd_le(max_t),
+        t: t_side_total,
+        ..side
+    };
+    if side_first.all() {
+        return side_hit;
+    }
     let cap = |from_centre: Vector3<T>, face: f64| {
         let outside_sphere = from_centre.norm_squared().simd_gt(radius_squared);
         let approach = (-from_centre.dot(&dir) / dir_squared).lane_max(zero);
         let shift = approach.select(inside & outside_sphere & dir_squared.simd_gt(zero), zero);
         let start = Point3::from(from_centre + dir * shift);
-        let hit = ray_cast_sphere(&Ray::new(start, dir), radius, unbounded, false);
+        // The capsule's restart (or its nearness) stands for the caps'.
+        let hit = ray_cast_sphere_near(&Ray::new(start, dir), radius, unbounded, false);
         LaneHit {
             t: shift + hit.t,
             face: lit(face),
@@ -157,6 +177,12 @@ pub fn ray_cast_capsule<T: Lane>(
         mask: best.mask & t_total.simd_le(max_t),
         t: t_total,
         ..best
+    };
+    let hit = LaneHit {
+        mask: (side_first & side_hit.mask) | (!side_first & hit.mask),
+        t: side_hit.t.select(side_first, hit.t),
+        normal: side_hit.normal.select(side_first, hit.normal),
+        face: side_hit.face.select(side_first, hit.face),
     };
     if solid {
         hit.with_solid_inside(inside, &dir, max_t)

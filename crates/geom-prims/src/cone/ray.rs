@@ -1,7 +1,7 @@
 //! Ray against the solid capped cone.
 
 use geom_core::LaneOrd;
-use geom_core::exact::{offset_along, start_near_sphere};
+use geom_core::exact::{far_start, restarted_offset};
 use geom_core::{Lane, LaneHit, Ray, lit};
 use nalgebra::{Point3, SimdValue};
 
@@ -35,13 +35,15 @@ pub fn ray_cast_cone<T: Lane>(
     // Restart the ray next to the cone (bounding sphere about the axis
     // midpoint), with the offsets to the apex and base computed exactly
     // enough that a small cone far away keeps its bits; `t_start` is added
-    // back at the end. Zero for origins near the cone, where nothing changes.
+    // back at the end. Zero (and the offsets plain differences) for origins
+    // within `RESTART_DISTANCE` bounding radii (`far_start`).
     let axis = base - apex;
     let from_middle = (ray.origin - apex) - axis * lit::<T>(0.5);
     let bounding_radius = (axis.norm_squared() * lit::<T>(0.25) + radius * radius).simd_sqrt();
-    let t_start = start_near_sphere(&from_middle, &dir, bounding_radius);
-    let from_apex = offset_along(&ray.origin, apex, &dir, t_start);
-    let from_base = offset_along(&ray.origin, base, &dir, t_start);
+    let restart = far_start(&from_middle, &dir, bounding_radius);
+    let t_start = restart.unwrap_or_else(T::zero);
+    let from_apex = restarted_offset(&ray.origin, apex, &dir, restart);
+    let from_base = restarted_offset(&ray.origin, base, &dir, restart);
     let (height, axis_unit, slope_squared) = cone_axis(apex, base, radius);
 
     // Lateral quadric along p(t) = from_apex + t dir.

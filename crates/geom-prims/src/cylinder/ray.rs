@@ -1,7 +1,7 @@
 //! Ray against the capped solid cylinder.
 
 use geom_core::LaneOrd;
-use geom_core::exact::{dot_difference_compensated, dot_plus_compensated, offset_along, start_near_sphere};
+use geom_core::exact::{dot_difference_compensated, dot_plus_compensated, far_start, restarted_offset};
 use geom_core::{Lane, LaneHit, Ray, lit};
 use nalgebra::{Point3, SimdValue};
 
@@ -39,12 +39,13 @@ pub fn ray_cast_cylinder<T: Lane>(
     // Restart the ray next to the cylinder (bounding sphere about the axis
     // midpoint), with the offsets to the cap centres computed exactly
     // enough that a small cylinder far away keeps its bits; `t_start` is
-    // added back at the end. Zero for origins near the cylinder, where
-    // nothing changes.
+    // added back at the end. Zero (and the offset a plain difference) for
+    // origins within `RESTART_DISTANCE` bounding radii (`far_start`).
     let from_middle = (ray.origin - p0) - axis * lit::<T>(0.5);
     let bounding_radius = (axis_squared * lit::<T>(0.25) + radius_squared).simd_sqrt();
-    let t_start = start_near_sphere(&from_middle, &dir, bounding_radius);
-    let from_p0 = offset_along(&ray.origin, p0, &dir, t_start);
+    let restart = far_start(&from_middle, &dir, bounding_radius);
+    let t_start = restart.unwrap_or_else(T::zero);
+    let from_p0 = restarted_offset(&ray.origin, p0, &dir, restart);
 
     // The infinite cylinder as a 2D circle problem (see the doc comment).
     let moment = axis.cross(&from_p0);
