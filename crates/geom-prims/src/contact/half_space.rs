@@ -11,6 +11,7 @@
 //! plane, and the half-space's feature is `Face(0)`.
 
 use geom_core::exact::dot_plus_compensated;
+use geom_core::pose::rotation_matrix;
 use geom_core::{ContactManifolds, ContactPoint, FeatureId, Real, Shape, lit};
 use nalgebra::{Isometry3, Point3, Vector3};
 
@@ -56,12 +57,39 @@ fn push_candidates<N: Real>(
     margin: N,
     out: &mut ContactManifolds<N>,
 ) {
+    let mut heights = [N::zero(); 8];
+    for (k, (point, _)) in candidates.points[..candidates.len].iter().enumerate() {
+        heights[k] = height(plane, point);
+    }
+    push_deepest(
+        &heights[..candidates.len],
+        |k| candidates.points[k],
+        inflate,
+        plane,
+        pose_plane,
+        margin,
+        out,
+    );
+}
+
+/// [`push_candidates`] from the candidates' `heights` over the plane, with
+/// `candidate(k)` giving the `k`-th point (half-space frame) and feature
+/// only for the points kept.
+fn push_deepest<N: Real>(
+    heights: &[N],
+    candidate: impl Fn(usize) -> (Point3<N>, FeatureId),
+    inflate: N,
+    plane: &HalfSpace<N>,
+    pose_plane: &Isometry3<N>,
+    margin: N,
+    out: &mut ContactManifolds<N>,
+) {
     let unit = plane.unit_normal();
     let mut depths = [N::zero(); 8];
     let mut order = [0usize; 8];
     let mut kept = 0;
-    for (k, (point, _)) in candidates.points[..candidates.len].iter().enumerate() {
-        let depth = inflate - height(plane, point);
+    for (k, &height) in heights.iter().enumerate().take(8) {
+        let depth = inflate - height;
         if depth >= -margin {
             depths[k] = depth;
             order[kept] = k;
@@ -77,13 +105,14 @@ fn push_candidates<N: Real>(
             .partial_cmp(&depths[i])
             .unwrap_or(std::cmp::Ordering::Equal)
     });
-    let manifold = out.push_manifold(pose_plane.rotation * -unit);
+    let world_up = pose_plane.rotation * unit;
+    let manifold = out.push_manifold(-world_up);
     for &k in &order[..kept.min(4)] {
-        let (point, feature) = candidates.points[k];
-        let surface = point - unit * inflate;
+        let (point, feature) = candidate(k);
+        let point_a = pose_plane * (point - unit * inflate);
         manifold.points.push(ContactPoint {
-            point_a: pose_plane * surface,
-            point_b: pose_plane * (surface + unit * depths[k]),
+            point_a,
+            point_b: point_a + world_up * depths[k],
             depth: depths[k],
             feature_a: feature,
             feature_b: FeatureId::Face(0),
@@ -167,16 +196,24 @@ pub fn contact_cuboid_half_space<N: Real>(
 ) {
     let relative = relative_pose(pose_b, pose_a);
     let h = a.half_extents;
-    let mut candidates = Candidates::new();
-    for index in 0..8u32 {
-        let corner = Point3::from(Vector3::from_fn(
-            |k, _| {
-                if index >> k & 1 == 1 { h[k] } else { -h[k] }
-            },
-        ));
-        candidates.push(relative * corner, FeatureId::Vertex(index));
-    }
-    push_candidates(&candidates, N::zero(), b, pose_b, margin, out);
+    let centre = Point3::from(relative.translation.vector);
+    let rotation = rotation_matrix(&relative.rotation);
+    // A corner's height is the centre's (compensated: the one long
+    // distance) plus the three half extents' signed reaches along the
+    // normal, each box-sized: one height, not eight, meets the plane's
+    // offset, and no corner is transformed unless it is kept.
+    let unit = b.unit_normal();
+    let reach = Vector3::from_fn(|k, _| unit.dot(&rotation.column(k)) * h[k]);
+    let centre_height = height(b, &centre);
+    let sign = |index: usize, k: usize| if index >> k & 1 == 1 { N::one() } else { -N::one() };
+    let heights: [N; 8] = std::array::from_fn(|index| {
+        centre_height + (reach.x * sign(index, 0) + reach.y * sign(index, 1) + reach.z * sign(index, 2))
+    });
+    let corner = |index: usize| {
+        let local = Vector3::from_fn(|k, _| h[k] * sign(index, k));
+        (centre + rotation * local, FeatureId::Vertex(index as u32))
+    };
+    push_deepest(&heights, corner, N::zero(), b, pose_b, margin, out);
 }
 
 /// Below this sine between a disk's axis and the plane normal, a disk
