@@ -22,6 +22,7 @@ use crate::scalar::{Lane, LaneOrd, Real, all_finite, lit};
 /// matrix–vector product then rounds about half as much as nalgebra's
 /// quaternion sandwich (over 2·10⁵ random f32 rotations: p99 1.3 against
 /// 2.5 `eps·|v|`).
+#[inline]
 pub fn rotation_matrix<N: Real>(q: &UnitQuaternion<N>) -> Matrix3<N> {
     let (w, x, y, z) = (q.w, q.i, q.j, q.k);
     let two = lit::<N>(2.0);
@@ -56,6 +57,10 @@ pub struct PoseMatrix<N: Real> {
 
 impl<N: Real> PoseMatrix<N> {
     /// The matrix form of `pose`.
+    // Always inlined: a call leaves the matrix in memory stored by parts,
+    // and the ray cast's first whole-vector reload of it stalled store
+    // forwarding.
+    #[inline(always)]
     pub fn new(pose: &Isometry3<N>) -> Self {
         let pure_translation = pose.rotation.quaternion().imag() == Vector3::zeros();
         PoseMatrix {
@@ -139,9 +144,29 @@ pub struct LocalRay<T: Lane> {
     pub usable: T::SimdBool,
 }
 
+/// Where a posed ray cast restarts its ray: the sphere around a shape's
+/// local bounding box, its centre given as the world-axes offset from the
+/// pose's translation ([`PoseMatrix::restart_sphere`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RestartSphere<N: Real> {
+    /// `R c`: the box's centre `c` in world axes, relative to the translation.
+    pub offset: Vector3<N>,
+    /// The box's half diagonal.
+    pub radius: N,
+}
+
 impl<N: Real> PoseMatrix<N> {
+    /// The [`RestartSphere`] of a shape whose local bounding box is `aabb`.
+    #[inline(always)]
+    pub fn restart_sphere(&self, aabb: &crate::Aabb<N>) -> RestartSphere<N> {
+        RestartSphere {
+            offset: self.vector_to_world(&aabb.center().coords),
+            radius: aabb.half_extents().norm(),
+        }
+    }
+
     /// A world ray in the local frame of a shape whose local bounding box
-    /// lies within `reach` of the local origin, one ray per lane: the path
+    /// lies within `sphere` ([`PoseMatrix::restart_sphere`]), one ray per lane: the path
     /// behind [`Shape::ray_cast`](crate::Shape::ray_cast), shared by the
     /// scalar trait and the batch casts so that their lanes agree bit for bit.
     ///
@@ -149,9 +174,10 @@ impl<N: Real> PoseMatrix<N> {
     /// ([`dir_scale`], exact; `hit_to_world` scales `t` back). The identity
     /// pose then passes the ray through untouched. Otherwise the
     /// local ray starts next to the shape, outside a sphere just larger than
-    /// `reach` ([`start_near_sphere`](crate::exact::start_near_sphere)), its start point computed from the
-    /// world origin and the translation nearly exactly ([`offset_along`]),
-    /// and a ray that passes that sphere by is a miss without a kernel call:
+    /// the box's ([`start_near_sphere`](crate::exact::start_near_sphere)),
+    /// its start point computed from the world origin and the translation
+    /// nearly exactly ([`offset_along`]), and a ray that passes that sphere
+    /// by is a miss without a kernel call:
     /// subtracting a far translation in one rounding would move the ray
     /// sideways by an ulp of the distance, a large fraction of a small
     /// shape (a 0.01 sphere 10⁴ away saw its f32 normals off by 0.1), and
@@ -160,10 +186,25 @@ impl<N: Real> PoseMatrix<N> {
     /// bound: [`PoseMatrix::hit_to_world`] adds `t_start` back and only then
     /// cuts at `max_t`, so the subtraction `max_t − t_start` cannot round a
     /// hit at `max_t` away.
-    #[inline]
-    pub fn ray_to_local<T: Lane<Element = N>>(&self, ray: &Ray<T>, max_t: T, reach: N) -> LocalRay<T> {
+    // Always inlined: its by-value result, stored in pieces and reloaded
+    // whole by the caller, stalled store forwarding (about 35 ns of a scalar
+    // sphere cast when the function grew past the inliner's threshold).
+    #[inline(always)]
+    pub fn ray_to_local<T: Lane<Element = N>>(
+        &self,
+        ray: &Ray<T>,
+        max_t: T,
+        sphere: &RestartSphere<N>,
+    ) -> LocalRay<T> {
         let translation = self.translation.map(T::splat);
-        let moved = translated_ray_to_local(ray, &translation, max_t, T::splat(reach), self.pure_translation);
+        let moved = translated_ray_to_local(
+            ray,
+            &translation,
+            &sphere.offset.map(T::splat),
+            max_t,
+            T::splat(sphere.radius),
+            self.pure_translation,
+        );
         LocalRay {
             ray: Ray::new(
                 Point3::from(self.vector_to_local_lanes(&moved.ray.origin.coords)),
@@ -246,18 +287,20 @@ pub fn dir_scale<T: Lane>(dir: &Vector3<T>) -> T {
 
 /// [`PoseMatrix::ray_to_local`] for a pure translation given per lane (one
 /// ray and one translation per lane, as in a packet of shapes): the ray
-/// restarted next to the shape, outside a sphere just larger than `reach`
+/// restarted next to the shape, outside a sphere just larger than the one of
+/// `radius` about `translation + centre_offset`
 /// ([`start_near_sphere_with_margin`]), its start computed from the world
 /// origin and the translation nearly exactly ([`offset_along`]); lanes that
-/// pass that sphere by are not usable. With
-/// `allow_identity`, lanes whose translation is zero pass the ray through
-/// untouched, as the identity pose does.
-#[inline]
+/// pass that sphere by are not usable. With `allow_identity`, lanes whose
+/// translation is zero pass the ray through untouched, as the identity pose
+/// does.
+#[inline(always)]
 pub fn translated_ray_to_local<T: Lane>(
     ray: &Ray<T>,
     translation: &Vector3<T>,
+    centre_offset: &Vector3<T>,
     max_t: T,
-    reach: T,
+    radius: T,
     allow_identity: bool,
 ) -> LocalRay<T> {
     let zero = T::zero();
@@ -265,20 +308,23 @@ pub fn translated_ray_to_local<T: Lane>(
     let t_scale = dir_scale(&ray.dir);
     let dir = ray.dir * t_scale;
     let relative = ray.origin.coords - translation;
-    let (t_start, margin) = start_near_sphere_with_margin(&relative, &dir, reach);
+    // Only where to restart depends on the sphere's centre: any start near
+    // the shape will do, so its rounding costs nothing.
+    let (t_start, margin) = start_near_sphere_with_margin(&(relative - centre_offset), &dir, radius);
     let start = offset_along(&ray.origin, &Point3::from(*translation), &dir, t_start);
     // A restarted ray starts `margin` before its closest approach to the
-    // centre, so `|start|² = closest² + margin²`: where that exceeds
-    // `margin² + (1.0625 reach)²` the closest approach lies beyond the
-    // shape's reach (the start is nearly exact, its rounding far below the
-    // 6 % slack) and the ray misses. Such rays stop here; the others start
-    // within about 1.55 reaches of the centre, near enough that the kernels
-    // seldom restart again (`RESTART_DISTANCE`).
-    let far_reach = reach * lit::<T>(1.0625);
+    // centre, so `|start − centre|² = closest² + margin²`: where that
+    // exceeds `margin² + (1.0625 radius)²` the closest approach lies beyond
+    // the shape's sphere (the start is nearly exact, its rounding far below
+    // the 6 % slack plus 2⁻²⁰ of the centre's offset) and the ray misses.
+    // Such rays stop here; the others start within about 1.55 radii of the
+    // centre, near enough that the kernels seldom restart again
+    // (`RESTART_DISTANCE`).
+    let far_radius = radius * lit::<T>(1.0625) + centre_offset.norm() * lit::<T>(2f64.powi(-20));
     let passes_by = t_start.simd_gt(zero)
-        & start
+        & (start - centre_offset)
             .norm_squared()
-            .simd_gt(margin * margin + far_reach * far_reach);
+            .simd_gt(margin * margin + far_radius * far_radius);
     let unbounded = T::splat(T::Element::max_value().unwrap_or_else(T::Element::one));
     let restarted = LocalRay {
         ray: Ray::new(Point3::from(start), dir),

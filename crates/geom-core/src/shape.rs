@@ -239,7 +239,7 @@ pub fn ray_cast_posed<N: Real, S: Shape<N> + ?Sized>(
         return None;
     }
     let matrix = PoseMatrix::new(pose);
-    let local = matrix.ray_to_local(ray, max_t, shape.local_aabb().origin_reach());
+    let local = matrix.ray_to_local(ray, max_t, &matrix.restart_sphere(&shape.local_aabb()));
     if !local.usable {
         return None;
     }

@@ -8,6 +8,7 @@
 //! shape's lane kernel is the one behind its scalar methods, so every batch
 //! answer equals the scalar trait call of the same precision bit for bit.
 
+use geom_core::pose::RestartSphere;
 use geom_core::{FeatureId, Lane, LaneShape, PoseMatrix, Ray, RayHit, Real, Shape};
 use nalgebra::{Isometry3, Point3, SimdBool, Vector3};
 use simba::simd::{WideF32x4, WideF32x8, WideF64x4};
@@ -354,17 +355,18 @@ impl<'a, N> HitColumns<'a, N> {
 pub(crate) struct BatchQuery<'a, N: Real, S> {
     pub(crate) shape: &'a S,
     pub(crate) matrix: PoseMatrix<N>,
-    pub(crate) reach: N,
+    pub(crate) sphere: RestartSphere<N>,
     pub(crate) max_t: N,
     pub(crate) solid: bool,
 }
 
 impl<'a, N: Real, S: LaneShape<N> + Shape<N>> BatchQuery<'a, N, S> {
     pub(crate) fn new(shape: &'a S, pose: &Isometry3<N>, max_t: N, solid: bool) -> Self {
+        let matrix = PoseMatrix::new(pose);
         BatchQuery {
             shape,
-            matrix: PoseMatrix::new(pose),
-            reach: shape.local_aabb().origin_reach(),
+            sphere: matrix.restart_sphere(&shape.local_aabb()),
+            matrix,
             max_t,
             solid,
         }
@@ -386,7 +388,7 @@ impl<'a, N: Real, S: LaneShape<N> + Shape<N>> BatchQuery<'a, N, S> {
             Vector3::new(T::load(dir[0]), T::load(dir[1]), T::load(dir[2])),
         );
         let max_t = T::splat(self.max_t);
-        let local = self.matrix.ray_to_local(&ray, max_t, self.reach);
+        let local = self.matrix.ray_to_local(&ray, max_t, &self.sphere);
         let hit = self.shape.ray_cast_lanes(&local.ray, local.max_t, self.solid);
         let world = self.matrix.hit_to_world(&local, &hit, max_t);
         let end = start + count;

@@ -76,7 +76,9 @@ fn cast_translated<T: Pack>(
     }
     let world = Ray::new(ray.origin.map(T::splat), ray.dir.map(T::splat));
     let max_t = T::splat(max_t);
-    let local = translated_ray_to_local(&world, &centers.coords, max_t, reach, true);
+    // Sphere and box packets are centred on their local origins: the
+    // restart sphere's centre is the translation itself.
+    let local = translated_ray_to_local(&world, &centers.coords, &Vector3::zeros(), max_t, reach, true);
     let hit = cast(&local.ray, local.max_t);
     Some(translated_hit_to_world(&local, &hit, max_t))
 }
@@ -106,7 +108,7 @@ impl<T: Pack> SpherePacket<T> {
                 pack_of(spheres.iter().map(|(c, _)| c[k]))
             })),
             radii: pack_of(spheres.iter().map(|(_, s)| s.radius)),
-            reach: pack_of(spheres.iter().map(|(_, s)| s.local_aabb().origin_reach())),
+            reach: pack_of(spheres.iter().map(|(_, s)| s.local_aabb().half_extents().norm())),
             len: spheres.len(),
         }
     }
@@ -210,7 +212,7 @@ impl<T: Pack> CuboidPacket<T> {
                 pack_of(cuboids.iter().map(|(c, _)| c[k]))
             })),
             half_extents: Vector3::from_fn(|k, _| pack_of(cuboids.iter().map(|(_, b)| b.half_extents[k]))),
-            reach: pack_of(cuboids.iter().map(|(_, b)| b.local_aabb().origin_reach())),
+            reach: pack_of(cuboids.iter().map(|(_, b)| b.local_aabb().half_extents().norm())),
             len: cuboids.len(),
         }
     }

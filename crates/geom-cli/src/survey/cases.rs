@@ -128,12 +128,27 @@ pub enum World {
     Triangle(Point3<f64>, Point3<f64>, Point3<f64>),
     /// Ends.
     Segment(Point3<f64>, Point3<f64>),
+    /// A shape given around its local origin, placed by a rotation
+    /// `[x, y, z, w]` and a translation: the pose path every shape's world
+    /// queries take (rotation matrix, restart next to the shape).
+    Posed(Box<World>, Point3<f64>, [f64; 4]),
 }
 
+/// Kinds whose cases are placed by a random pose half the time (the
+/// others are given in world coordinates, or always posed: the ellipsoid
+/// and the box).
+const POSED_KINDS: [&str; 6] = ["sphere", "capsule", "cylinder", "cone", "triangle", "segment"];
+
+/// The pose of an f32-exact translation and quaternion (unit to about
+/// 1e-7), taken as given in every precision: the rotation matrix divides by
+/// the quaternion's own `|q|²` (`geom_core::pose::rotation_matrix`), so
+/// f32, f64 and the reference all rotate by the same exact rotation, where
+/// normalising first would round the quaternion differently in each and
+/// charge that difference to the query.
 fn pose<N: Real>(center: &Point3<f64>, q: [f64; 4]) -> Isometry3<N> {
     let c = center.map(nalgebra_convert::<N>);
     let q = q.map(nalgebra_convert::<N>);
-    let rotation = Unit::new_normalize(Quaternion::new(q[3], q[0], q[1], q[2]));
+    let rotation = Unit::new_unchecked(Quaternion::new(q[3], q[0], q[1], q[2]));
     Isometry3::from_parts(Translation3::from(c.coords), rotation)
 }
 
@@ -145,6 +160,16 @@ impl World {
     /// A random shape of `kind` with centre `center` and size about `size`;
     /// `aspect` stretches the ellipsoid's radii up to that ratio.
     pub fn random(kind: &str, rng: &mut Rng, center: Point3<f64>, size: f64, aspect: f64) -> World {
+        if POSED_KINDS.contains(&kind) && rng.next() < 0.5 {
+            let local = World::placed(kind, rng, Point3::origin(), size, aspect);
+            return World::Posed(Box::new(local), p32x(center), rng.quaternion());
+        }
+        World::placed(kind, rng, center, size, aspect)
+    }
+
+    /// [`World::random`] in world coordinates (no pose of its own beyond
+    /// the ellipsoid's and the box's).
+    fn placed(kind: &str, rng: &mut Rng, center: Point3<f64>, size: f64, aspect: f64) -> World {
         let c = p32x(center);
         let mut around = |k: f64| p32x(center + rng.unit() * (k * size));
         match kind {
@@ -200,6 +225,10 @@ impl World {
             World::HalfSpace(n, d) => (Box::new(HalfSpace::new(v(n), s(*d))), id),
             World::Triangle(a, b, c) => (Box::new(Triangle::new(p(a), p(b), p(c))), id),
             World::Segment(a, b) => (Box::new(Segment::new(p(a), p(b))), id),
+            World::Posed(local, c, q) => {
+                let (shape, local_pose) = local.build::<N>();
+                (shape, pose::<N>(c, *q) * local_pose)
+            }
         }
     }
 
@@ -213,6 +242,7 @@ impl World {
             | World::Segment(a, b) => geom::core::nalgebra::center(a, b),
             World::HalfSpace(n, d) => Point3::from(n * (*d / n.norm_squared())),
             World::Triangle(a, b, c) => Point3::from((a.coords + b.coords + c.coords) / 3.0),
+            World::Posed(local, c, q) => pose::<f64>(c, *q) * local.center(),
         }
     }
 }

@@ -94,7 +94,14 @@ pub fn ray_cast_cone<T: Lane>(
     let t_apex = -from_apex.dot(&dir) / dir.norm_squared();
     let apex_miss = from_apex + dir * t_apex;
     let apex_tolerance = T::simd_default_epsilon() * lit::<T>(16.0) * (from_apex.amax() + height);
-    let through_apex = apex_miss.norm_squared().simd_le(apex_tolerance * apex_tolerance);
+    // Only a ray that goes on into the solid (its direction within the
+    // cone's half-angle, `A <= 0`), or that must leave it (an inside
+    // origin), takes the tip: from outside, a ray passing the tip at a
+    // wider angle only grazes it, and the tolerance would have turned a
+    // clear miss into a hit at the apex.
+    let inside = inside_cone(&from_apex, &from_base, &axis_unit, slope_squared);
+    let through_apex =
+        apex_miss.norm_squared().simd_le(apex_tolerance * apex_tolerance) & (quad_a.simd_le(zero) | inside);
 
     // A convex solid: the entry is the first boundary crossing, the exit the last.
     let lateral_first = t_root_near
@@ -112,7 +119,6 @@ pub fn ray_cast_cone<T: Lane>(
     let t_first = base_first.select(first_is_base, lateral_first);
     let t_last = base_last.select(last_is_base, lateral_last);
 
-    let inside = inside_cone(&from_apex, &from_base, &axis_unit, slope_squared);
     // Outside: the entry, clamped to 0 when rounding puts it just behind an
     // origin on the surface. Inside (hollow): the exit.
     let t = t_first.lane_max(zero).select(!inside, t_last.lane_max(zero));
@@ -178,6 +184,55 @@ pub(crate) mod tests {
 
     fn close(a: Vector3<f64>, b: Vector3<f64>) -> bool {
         (a - b).norm() < 1e-15
+    }
+
+    /// Rays passing a cone's tip outside its half-angle, close enough for
+    /// the f32 tip tolerance but a clear miss (moving the inputs by 4 f32
+    /// ulps does not make them hit; found by `geom precision`, grazing):
+    /// they used to hit the apex in f32. f32 and f64 agree they miss, on
+    /// the same f32-exact inputs.
+    #[test]
+    fn rays_passing_the_tip_outside_the_half_angle_miss() {
+        // Apex, base centre, origin, direction (f32 values written as the
+        // f64 they are exactly), solid; the radius is 0.6f32.
+        type Case = ([f64; 3], [f64; 3], [f64; 3], [f64; 3], bool);
+        let cases: [Case; 3] = [
+            (
+                [-1.0238476991653442, -0.8917661309242249, -0.819688081741333],
+                [-0.21932435035705566, -2.203097105026245, -1.1634148359298706],
+                [0.6457700729370117, 0.09512805938720703, 0.8879719972610474],
+                [-0.7542468905448914, -0.44582685828208923, -0.7714315056800842],
+                true,
+            ),
+            (
+                [0.2832275331020355, 1.257489800453186, -1.0605944395065308],
+                [-0.24596832692623138, 1.2782602310180664, -0.21238982677459717],
+                [-3.5755138397216797, 2.669081926345825, -1.7211264371871948],
+                [1.21892249584198, -0.44590312242507935, 0.20865300297737122],
+                false,
+            ),
+            (
+                [0.7320875525474548, -1.9625476598739624, 1.2439329624176025],
+                [-0.6535331606864929, -2.0508549213409424, 1.3484162092208862],
+                [0.4673404097557068, -0.7477107644081116, 6.519458293914795],
+                [0.02967674285173416, -0.13617509603500366, -0.5913518071174622],
+                false,
+            ),
+        ];
+        for (apex, base, origin, dir, solid) in cases {
+            let [apex, base, origin, dir] = [apex, base, origin, dir].map(|v| v.map(|c| c as f32));
+            let cone32 = Cone::from_points(Point3::from(apex), Point3::from(base), 0.6f32);
+            let ray32 = Ray::new(Point3::from(origin), Vector3::from(dir));
+            let cone64 = Cone::from_points(
+                Point3::from(apex).cast::<f64>(),
+                Point3::from(base).cast::<f64>(),
+                0.6f32 as f64,
+            );
+            let ray64 = Ray::new(ray32.origin.cast::<f64>(), ray32.dir.cast::<f64>());
+            assert!(cone64.ray_cast_local(&ray64, f64::INFINITY, solid).is_none());
+            let hit = cone32.ray_cast_local(&ray32, f32::INFINITY, solid);
+            assert!(hit.is_none(), "{apex:?} {base:?} {origin:?} {dir:?}: {hit:?}");
+        }
     }
 
     #[test]
