@@ -85,16 +85,46 @@ pub fn two_product<T: Lane>(a: T, b: T) -> (T, T) {
 /// where the error terms overflow.
 #[inline]
 pub fn dot_plus_compensated<T: Lane>(a: &Vector3<T>, b: &Vector3<T>, c: T) -> T {
-    let (p0, e0) = two_product(a.x, b.x);
-    let (p1, e1) = two_product(a.y, b.y);
-    let (p2, e2) = two_product(a.z, b.z);
-    let (s1, f1) = two_sum(p0, p1);
-    let (s2, f2) = two_sum(s1, p2);
-    let (s3, f3) = two_sum(s2, c);
-    let compensated = s3 + (((e0 + e1) + (e2 + f1)) + (f2 + f3));
-    let plain = a.dot(b) + c;
-    let finite = (compensated * T::zero()).simd_eq(T::zero());
-    compensated.select(finite, plain)
+    DotParts::new(a, b).plus(c)
+}
+
+/// `a · b` kept as Dot2's unevaluated parts, for several
+/// [`dot_plus_compensated`]`(a, b, c)` with one `a · b` and different `c`
+/// (a point's height over both faces of a slab) at the cost of one dot
+/// product: [`DotParts::plus`] gives each bit for bit.
+#[derive(Clone, Copy, Debug)]
+pub struct DotParts<T: Lane> {
+    sum: T,
+    errors: T,
+    last_error: T,
+    plain: T,
+}
+
+impl<T: Lane> DotParts<T> {
+    /// The parts of `a · b`.
+    #[inline]
+    pub fn new(a: &Vector3<T>, b: &Vector3<T>) -> Self {
+        let (p0, e0) = two_product(a.x, b.x);
+        let (p1, e1) = two_product(a.y, b.y);
+        let (p2, e2) = two_product(a.z, b.z);
+        let (s1, f1) = two_sum(p0, p1);
+        let (s2, f2) = two_sum(s1, p2);
+        DotParts {
+            sum: s2,
+            errors: (e0 + e1) + (e2 + f1),
+            last_error: f2,
+            plain: a.dot(b),
+        }
+    }
+
+    /// `a · b + c` as [`dot_plus_compensated`] computes it.
+    #[inline]
+    pub fn plus(&self, c: T) -> T {
+        let (s3, f3) = two_sum(self.sum, c);
+        let compensated = s3 + (self.errors + (self.last_error + f3));
+        let finite = (compensated * T::zero()).simd_eq(T::zero());
+        compensated.select(finite, self.plain + c)
+    }
 }
 
 /// `d × (point − origin)`, computed as if in twice the working precision

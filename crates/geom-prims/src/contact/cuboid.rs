@@ -142,8 +142,10 @@ fn centre_outside_box<N: Real>(
     let delta = Vector3::from_fn(|k, _| {
         let axis = rotation.matrix().column(k).into_owned();
         let small = axis.dot(&error);
-        let above = geom_core::exact::dot_plus_compensated(&axis, &difference, -half_extents[k]) + small;
-        let below = geom_core::exact::dot_plus_compensated(&axis, &difference, half_extents[k]) + small;
+        // One compensated dot product for both faces of the slab.
+        let height = geom_core::exact::DotParts::new(&axis, &difference);
+        let above = height.plus(-half_extents[k]) + small;
+        let below = height.plus(half_extents[k]) + small;
         if above > N::zero() {
             -above
         } else if below < N::zero() {
