@@ -123,26 +123,33 @@ pub fn ray_cast_capsule<T: Lane>(
         face: zero,
     };
 
+    // A valid side entry from outside is the first crossing: each cap
+    // sphere lies within the infinite cylinder, so no cap is entered before
+    // it (at the seam, where both meet to rounding, the side is taken). For
+    // the same reason a ray from outside that clearly misses the infinite
+    // cylinder (not parallel to the axis; the discriminant below −16 ε of
+    // its scale, so that the caps' own tests, a few ε each, miss as
+    // clearly) misses the caps. When every lane is settled so, the caps are
+    // not computed.
+    let side_first = side_valid & outside;
+    let clear_miss = -scaled_radius_squared * lit::<T>(16.0) * T::simd_default_epsilon();
+    let misses_cylinder = outside & quad_a.simd_gt(zero) & disc.simd_lt(clear_miss);
+    let t_side_total = t_start + t_side;
+    let side_hit = LaneHit {
+        mask: side.mask & t_side_total.simd_le(max_t) & !misses_cylinder,
+        t: t_side_total,
+        ..side
+    };
+    if (side_first | misses_cylinder).all() {
+        return side_hit;
+    }
+
     // The caps. From outside the capsule the origin is outside both spheres
     // and the sphere kernel answers the entry. From inside, it answers the
     // exit when its sphere holds the start point; for a sphere that does not
     // hold the origin, start at the closest approach to its centre (inside
     // the sphere whenever the ray can leave the capsule through it) and add
     // that shift back.
-    // A valid side entry from outside is the first crossing: each cap
-    // sphere lies within the infinite cylinder, so no cap is entered before
-    // it (at the seam, where both meet to rounding, the side is taken).
-    // When every lane has one, the caps are not computed.
-    let side_first = side_valid & outside;
-    let t_side_total = t_start + t_side;
-    let side_hit = LaneHit {
-        mask: side.mask & t_side_total.simd_le(max_t),
-        t: t_side_total,
-        ..side
-    };
-    if side_first.all() {
-        return side_hit;
-    }
     let cap = |from_centre: Vector3<T>, face: f64| {
         let outside_sphere = from_centre.norm_squared().simd_gt(radius_squared);
         let approach = (-from_centre.dot(&dir) / dir_squared).lane_max(zero);
@@ -178,8 +185,9 @@ pub fn ray_cast_capsule<T: Lane>(
         t: t_total,
         ..best
     };
+    let settled = side_first | misses_cylinder;
     let hit = LaneHit {
-        mask: (side_first & side_hit.mask) | (!side_first & hit.mask),
+        mask: (settled & side_hit.mask) | (!settled & hit.mask),
         t: side_hit.t.select(side_first, hit.t),
         normal: side_hit.normal.select(side_first, hit.normal),
         face: side_hit.face.select(side_first, hit.face),
