@@ -316,11 +316,17 @@ pub fn translated_ray_to_local<T: Lane>(
     // centre, so `|start − centre|² = closest² + margin²`: where that
     // exceeds `margin² + (1.0625 radius)²` the closest approach lies beyond
     // the shape's sphere (the start is nearly exact, its rounding far below
-    // the 6 % slack plus 2⁻²⁰ of the centre's offset) and the ray misses.
-    // Such rays stop here; the others start within about 1.55 radii of the
-    // centre, near enough that the kernels seldom restart again
+    // the 6 % slack plus 2⁻¹⁹ of the centre offset's largest component,
+    // more than 2⁻²⁰ of its length, without a square root) and the ray
+    // misses. Such rays stop here; the others start within about 1.55 radii
+    // of the centre, near enough that the kernels seldom restart again
     // (`RESTART_DISTANCE`).
-    let far_radius = radius * lit::<T>(1.0625) + centre_offset.norm() * lit::<T>(2f64.powi(-20));
+    let offset_largest = centre_offset
+        .x
+        .simd_abs()
+        .lane_max(centre_offset.y.simd_abs())
+        .lane_max(centre_offset.z.simd_abs());
+    let far_radius = radius * lit::<T>(1.0625) + offset_largest * lit::<T>(2f64.powi(-19));
     let passes_by = t_start.simd_gt(zero)
         & (start - centre_offset)
             .norm_squared()
