@@ -887,3 +887,129 @@ fn a_box_grazing_a_triangle_takes_edges_that_support_the_axis() {
         }
     }
 }
+
+/// The deepest contact of `a` (at `pose_a`) and `b` (at `pose_b`) through
+/// the default table at precision `N`, in `f64`: `(normal, depth)`.
+fn deepest_at<N: geom::Real + Into<f64>>(
+    a: &dyn Shape<N>,
+    pose_a: &Isometry3<N>,
+    b: &dyn Shape<N>,
+    pose_b: &Isometry3<N>,
+    margin: N,
+) -> Option<(Vector3<f64>, f64)> {
+    let mut out = ContactManifolds::new();
+    geom::default_dispatcher::<N>()
+        .contact(a, pose_a, b, pose_b, margin, &mut out)
+        .expect("a built-in pair");
+    let points = points_f64(&out);
+    (!points.is_empty()).then(|| {
+        let (normal, point) = deepest_of(&points);
+        (normal, point.depth)
+    })
+}
+
+/// The same pair built at `f32` and at `f64` from `f32`-exact numbers.
+fn triangle_and_capsule<N: geom::Real>() -> (Triangle<N>, Capsule<N>, Isometry3<N>) {
+    let s = |x: f32| geom::core::nalgebra::convert::<f64, N>(f64::from(x));
+    let p = |x: f32, y: f32, z: f32| Point3::new(s(x), s(y), s(z));
+    let triangle = Triangle::new(
+        p(-38528.47, 101010.57, -112364.914),
+        p(-38527.062, 101011.11, -112364.57),
+        p(-38528.66, 101010.8, -112365.45),
+    );
+    let capsule = Capsule::from_points(
+        p(0.041658, 0.508044, 0.616568),
+        p(0.258617, 0.589602, 0.474854),
+        s(0.4),
+    );
+    let rotation = UnitQuaternion::from_quaternion(geom::core::nalgebra::Quaternion::new(
+        s(0.453344),
+        s(-0.744631),
+        s(-0.293056),
+        s(0.392584),
+    ));
+    let pose = Isometry3::from_parts(
+        Translation3::new(s(-38527.7), s(101011.055), s(-112365.336)),
+        rotation,
+    );
+    (triangle, capsule, pose)
+}
+
+#[test]
+fn a_world_triangle_far_from_the_origin_keeps_the_precision_of_its_size() {
+    // A triangle given in world coordinates 1.6e5 from the origin and a
+    // capsule 0.37 beyond the margin of 0.1. The f32 routine used to take
+    // the core for touching (its rounding tolerance scaled with the
+    // coordinates: 64 ε · 1.1e5 = 0.84) and report a contact 0.2 deep.
+    let (triangle, capsule, pose) = triangle_and_capsule::<f32>();
+    let (triangle64, capsule64, pose64) = triangle_and_capsule::<f64>();
+    let identity = Isometry3::identity();
+    assert_eq!(
+        deepest_at::<f32>(&triangle, &identity, &capsule, &pose, 0.1),
+        None
+    );
+    let (normal64, depth64) =
+        deepest_at::<f64>(&triangle64, &Isometry3::identity(), &capsule64, &pose64, 1.0).unwrap();
+    let (normal, depth) = deepest_at::<f32>(&triangle, &identity, &capsule, &pose, 1.0).unwrap();
+    assert!((depth64 + 0.3728).abs() < 1e-3, "f64 depth {depth64}");
+    // Errors of the size's precision (ε·size ≈ 1.2e-7), not of the
+    // coordinates' (ε·1.1e5 ≈ 1.3e-2).
+    assert!(
+        (depth - depth64).abs() < 1e-5,
+        "f32 depth {depth} against {depth64}"
+    );
+    assert!(
+        (normal - normal64).amax() < 1e-5,
+        "f32 normal {normal:?} against {normal64:?}"
+    );
+    // Both orders through the table.
+    let (normal_swapped, depth_swapped) =
+        deepest_at::<f32>(&capsule, &pose, &triangle, &identity, 1.0).unwrap();
+    assert_eq!(depth_swapped, depth);
+    assert_eq!(normal_swapped, -normal);
+}
+
+#[test]
+fn posed_pairs_far_from_the_origin_get_normals_of_their_size() {
+    // Two capsules posed 1e5 from the origin: the table works about the
+    // pair's midpoint, so the f32 normal agrees with f64's to a few ulps
+    // of 1 instead of ε·1e5 (1e-2 rad) as when the cores were placed in
+    // world coordinates first.
+    let s = |x: f32| f64::from(x);
+    let capsule32 = Capsule::from_points(Point3::new(0.0f32, -0.8, 0.0), Point3::new(0.0, 0.8, 0.0), 0.3);
+    let capsule64 = Capsule::from_points(Point3::new(0.0f64, -0.8, 0.0), Point3::new(0.0, 0.8, 0.0), 0.3);
+    let rotation = |axis: Vector3<f32>, angle: f32| {
+        UnitQuaternion::from_axis_angle(&geom::core::nalgebra::Unit::new_normalize(axis), angle)
+    };
+    let pose_a32 = Isometry3::from_parts(
+        Translation3::new(100000.25f32, -70000.5, 40000.125),
+        rotation(Vector3::new(1.0, 0.2, 0.1), 0.3),
+    );
+    let pose_b32 = Isometry3::from_parts(
+        Translation3::new(100000.75f32, -69999.875, 40000.625),
+        rotation(Vector3::new(0.1, 0.3, 1.0), 1.2),
+    );
+    let to64 = |pose: &Isometry3<f32>| {
+        let q = pose.rotation.quaternion();
+        Isometry3::from_parts(
+            Translation3::from(pose.translation.vector.map(s)),
+            UnitQuaternion::new_unchecked(geom::core::nalgebra::Quaternion::new(
+                s(q.w),
+                s(q.i),
+                s(q.j),
+                s(q.k),
+            )),
+        )
+    };
+    let (normal, depth) = deepest_at::<f32>(&capsule32, &pose_a32, &capsule32, &pose_b32, 0.1).unwrap();
+    let (normal64, depth64) =
+        deepest_at::<f64>(&capsule64, &to64(&pose_a32), &capsule64, &to64(&pose_b32), 0.1).unwrap();
+    assert!(
+        (depth - depth64).abs() < 1e-5,
+        "f32 depth {depth} against {depth64}"
+    );
+    assert!(
+        (normal - normal64).amax() < 1e-5,
+        "f32 normal {normal:?} against {normal64:?}"
+    );
+}

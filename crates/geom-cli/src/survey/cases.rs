@@ -45,7 +45,7 @@ impl Rng {
     }
 
     /// A random quaternion `[x, y, z, w]`, unit to f32 rounding.
-    fn quaternion(&mut self) -> [f64; 4] {
+    pub fn quaternion(&mut self) -> [f64; 4] {
         let v = [0; 4].map(|_| self.uniform(-1.0, 1.0));
         let n = v.iter().map(|c| c * c).sum::<f64>().sqrt();
         v.map(|c| f32x(c / n))

@@ -5,6 +5,7 @@
 
 mod baseline;
 mod cases;
+mod contacts;
 mod plot;
 
 use std::io::{self, IsTerminal, Write};
@@ -64,8 +65,18 @@ impl SurveyOptions {
     }
 }
 
-/// The quantities compared, in report order.
-pub const QUERIES: [&str; 4] = ["ray_t", "hit_point", "normal", "closest"];
+/// The quantities compared, in report order: a ray's `t`, hit point and
+/// normal, the closest point, and a pair contact's deepest depth, normal
+/// and point.
+pub const QUERIES: [&str; 7] = [
+    "ray_t",
+    "hit_point",
+    "normal",
+    "closest",
+    "depth",
+    "c_normal",
+    "c_point",
+];
 
 /// Errors of one precision on one row.
 #[derive(Debug, Default, Clone)]
@@ -485,33 +496,47 @@ fn run_closest_row(
 /// Runs the whole survey; `progress` is called with (done, total) rows.
 pub fn run_survey(options: &SurveyOptions, mut progress: impl FnMut(usize, usize, &str)) -> Survey {
     let mut survey = Survey::default();
-    let mut jobs: Vec<(bool, &'static str, &'static str)> = Vec::new();
+    enum Job {
+        Ray(&'static str, &'static str),
+        Closest(&'static str, &'static str),
+        Contact((&'static str, &'static str, &'static str), &'static str),
+    }
+    let mut jobs = Vec::new();
     for kind in cases::KINDS {
         for category in cases::RAY_CATEGORIES {
             if cases::applies(kind, category, true) {
-                jobs.push((true, kind, category));
+                jobs.push(Job::Ray(kind, category));
             }
         }
     }
     for kind in cases::KINDS {
         for category in cases::CLOSEST_CATEGORIES {
             if cases::applies(kind, category, false) {
-                jobs.push((false, kind, category));
+                jobs.push(Job::Closest(kind, category));
             }
         }
     }
-    for (done, (ray, kind, category)) in jobs.iter().enumerate() {
-        progress(
-            done,
-            jobs.len(),
-            &format!("{} {kind}/{category}", if *ray { "ray" } else { "closest" }),
-        );
+    for pair in contacts::PAIRS {
+        for category in contacts::CONTACT_CATEGORIES {
+            jobs.push(Job::Contact(pair, category));
+        }
+    }
+    let tables = contacts::Tables::new();
+    for (done, job) in jobs.iter().enumerate() {
+        let label = match job {
+            Job::Ray(kind, category) => format!("ray {kind}/{category}"),
+            Job::Closest(kind, category) => format!("closest {kind}/{category}"),
+            Job::Contact((name, _, _), category) => format!("contact {name}/{category}"),
+        };
+        progress(done, jobs.len(), &label);
         // Each row its own stream, so rows do not depend on each other.
         let mut rng = cases::Rng::new(options.seed ^ (done as u64 + 1).wrapping_mul(0xA24B_AED4_963E_E407));
-        if *ray {
-            run_ray_rows(kind, category, options, &mut survey, &mut rng);
-        } else {
-            run_closest_row(kind, category, options, &mut survey, &mut rng);
+        match *job {
+            Job::Ray(kind, category) => run_ray_rows(kind, category, options, &mut survey, &mut rng),
+            Job::Closest(kind, category) => run_closest_row(kind, category, options, &mut survey, &mut rng),
+            Job::Contact(pair, category) => {
+                contacts::run_contact_rows(&tables, pair, category, options, &mut survey, &mut rng)
+            }
         }
     }
     progress(jobs.len(), jobs.len(), "done");
@@ -551,14 +576,14 @@ pub fn format_table(survey: &Survey, options: &SurveyOptions) -> String {
     out.push_str("answer flips within 4 f32 ulps of the inputs; ulps in the line's own precision; max/size = largest\n");
     out.push_str("error in units of the shape's size (normal: absolute)\n\n");
     out.push_str(&format!(
-        "{:<9} {:<9} {:<13} {:>5} {:>5} | {:^45} | {:^45} | {:^45}\n",
+        "{:<9} {:<18} {:<13} {:>5} {:>5} | {:^45} | {:^45} | {:^45}\n",
         "query", "shape", "category", "cases", "ans", "f32", "f64", "naive f32 (textbook/seed formulas)"
     ));
     let sub = format!(
         "{:>5} {:>5} {:>7} {:>7} {:>8} {:>8}",
         "wrong", "marg", "p50", "p99", "max", "max/size"
     );
-    out.push_str(&format!("{:<45} | {sub} | {sub} | {sub}\n", ""));
+    out.push_str(&format!("{:<54} | {sub} | {sub} | {sub}\n", ""));
     for row in &survey.rows {
         let naive = row
             .naive
@@ -566,7 +591,7 @@ pub fn format_table(survey: &Survey, options: &SurveyOptions) -> String {
             .filter(|_| row.query == "ray_t")
             .map_or(String::new(), format_errors);
         out.push_str(&format!(
-            "{:<9} {:<9} {:<13} {:>5} {:>5} | {} | {} | {}\n",
+            "{:<9} {:<18} {:<13} {:>5} {:>5} | {} | {} | {}\n",
             row.query,
             row.shape,
             row.category,

@@ -37,7 +37,7 @@ use std::any::Any;
 use std::fmt;
 use std::sync::Arc;
 
-use nalgebra::{Isometry3, Point3};
+use nalgebra::{Isometry3, Point3, Vector3};
 
 use crate::contact::ContactManifolds;
 use crate::error::GeomError;
@@ -336,6 +336,32 @@ fn check_margin<N: Real>(value: N, parameter: &'static str) -> Result<(), GeomEr
     }
 }
 
+/// The origin a pair's routines work about, when the pair lies far from
+/// the world's origin compared with the distance between the two poses:
+/// the midpoint of the two translations. Routines then see translations of
+/// the size of the pair's spread (the differences are exact while the two
+/// lie within a factor of two of the midpoint, Sterbenz), so normals and
+/// depths keep the precision of the shapes' size rather than of their
+/// coordinates; the points are moved back by it, one rounding each. The
+/// midpoint does not depend on the order of the shapes, so the two orders
+/// still agree bit for bit. `None` near the origin: the poses pass as given.
+#[inline(always)]
+fn pair_origin<N: Real>(pose_a: &Isometry3<N>, pose_b: &Isometry3<N>) -> Option<Vector3<N>> {
+    let (ta, tb) = (&pose_a.translation.vector, &pose_b.translation.vector);
+    let half = lit::<N>(0.5);
+    // Halves first: the sum of two translations near the float limit
+    // would overflow.
+    let origin = ta * half + tb * half;
+    let spread = (ta - tb).amax();
+    (origin.amax() > spread * lit(4.0)).then_some(origin)
+}
+
+/// `pose` with `origin` taken off its translation.
+#[inline(always)]
+fn moved_to<N: Real>(pose: &Isometry3<N>, origin: &Vector3<N>) -> Isometry3<N> {
+    Isometry3::from_parts((pose.translation.vector - origin).into(), pose.rotation)
+}
+
 impl<N: Real> DispatchTable<N> {
     /// An empty table: no pair routines and no convex fallback.
     pub fn new() -> Self {
@@ -504,9 +530,14 @@ impl<N: Real> DispatchTable<N> {
         margin: N,
         out: &mut ContactManifolds<N>,
     ) -> Result<(), GeomError> {
-        let pose_a = &checked_pose(pose_a, "pose_a")?;
-        let pose_b = &checked_pose(pose_b, "pose_b")?;
+        let pose_a = checked_pose(pose_a, "pose_a")?;
+        let pose_b = checked_pose(pose_b, "pose_b")?;
         check_margin(margin, "margin")?;
+        let origin = pair_origin(&pose_a, &pose_b);
+        let (pose_a, pose_b) = match &origin {
+            Some(origin) => (&moved_to(&pose_a, origin), &moved_to(&pose_b, origin)),
+            None => (&pose_a, &pose_b),
+        };
         let first = out.len();
         let swapped = |routine: &ContactRoutine<N>, out: &mut ContactManifolds<N>| {
             let answer = routine(b, pose_b, a, pose_a, margin, out);
@@ -554,8 +585,17 @@ impl<N: Real> DispatchTable<N> {
                 })
             }
         });
-        if answer.is_err() {
-            out.truncate(first);
+        match (&answer, origin) {
+            (Err(_), _) => out.truncate(first),
+            (Ok(()), Some(origin)) => {
+                for manifold in &mut out.as_mut_slice()[first..] {
+                    for point in &mut manifold.points {
+                        point.point_a += origin;
+                        point.point_b += origin;
+                    }
+                }
+            }
+            (Ok(()), None) => {}
         }
         answer
     }
@@ -578,7 +618,14 @@ impl<N: Real> DispatchTable<N> {
         pose_b: &Isometry3<N>,
         max_distance: N,
     ) -> Result<ClosestPoints<N>, GeomError> {
-        let answer = self.closest_points_unchecked(a, pose_a, b, pose_b, max_distance)?;
+        let (answer, origin) = self.closest_points_about_origin(a, pose_a, b, pose_b, max_distance)?;
+        let answer = match (answer, origin) {
+            (ClosestPoints::WithinMargin { point_a, point_b }, Some(origin)) => ClosestPoints::WithinMargin {
+                point_a: point_a + origin,
+                point_b: point_b + origin,
+            },
+            (answer, _) => answer,
+        };
         match answer {
             ClosestPoints::WithinMargin { point_a, point_b }
                 if !(all_finite(point_a.iter()) && all_finite(point_b.iter())) =>
@@ -591,8 +638,30 @@ impl<N: Real> DispatchTable<N> {
         }
     }
 
-    /// [`DispatchTable::closest_points`] before the check that the answer
-    /// is finite.
+    /// [`DispatchTable::closest_points`] about the pair's origin (see
+    /// `pair_origin`), before the points are moved back by it and checked
+    /// to be finite: the answer and the origin, if any.
+    fn closest_points_about_origin(
+        &self,
+        a: &dyn Shape<N>,
+        pose_a: &Isometry3<N>,
+        b: &dyn Shape<N>,
+        pose_b: &Isometry3<N>,
+        max_distance: N,
+    ) -> Result<(ClosestPoints<N>, Option<Vector3<N>>), GeomError> {
+        let pose_a = checked_pose(pose_a, "pose_a")?;
+        let pose_b = checked_pose(pose_b, "pose_b")?;
+        check_margin(max_distance, "max_distance")?;
+        let origin = pair_origin(&pose_a, &pose_b);
+        let (pose_a, pose_b) = match &origin {
+            Some(origin) => (&moved_to(&pose_a, origin), &moved_to(&pose_b, origin)),
+            None => (&pose_a, &pose_b),
+        };
+        self.closest_points_unchecked(a, pose_a, b, pose_b, max_distance)
+            .map(|answer| (answer, origin))
+    }
+
+    /// The closest-points routine for checked poses.
     fn closest_points_unchecked(
         &self,
         a: &dyn Shape<N>,
@@ -601,9 +670,6 @@ impl<N: Real> DispatchTable<N> {
         pose_b: &Isometry3<N>,
         max_distance: N,
     ) -> Result<ClosestPoints<N>, GeomError> {
-        let pose_a = &checked_pose(pose_a, "pose_a")?;
-        let pose_b = &checked_pose(pose_b, "pose_b")?;
-        check_margin(max_distance, "max_distance")?;
         if let Some(entry) = self.closest.get(a.kind(), b.kind()) {
             return if entry.swap {
                 (entry.routine)(b, pose_b, a, pose_a, max_distance).map(ClosestPoints::swapped)
@@ -674,13 +740,23 @@ impl<N: Real> DispatchTable<N> {
         b: &dyn Shape<N>,
         pose_b: &Isometry3<N>,
     ) -> Result<N, GeomError> {
-        Ok(
-            match self.closest_points(a, pose_a, b, pose_b, lit(f64::INFINITY))? {
-                ClosestPoints::Intersecting => N::zero(),
-                ClosestPoints::WithinMargin { point_a, point_b } => (point_b - point_a).norm(),
-                ClosestPoints::Disjoint => lit(f64::INFINITY),
-            },
-        )
+        // The points about the pair's origin: their difference keeps the
+        // precision of the pair's size.
+        let (answer, _) = self.closest_points_about_origin(a, pose_a, b, pose_b, lit(f64::INFINITY))?;
+        match answer {
+            ClosestPoints::Intersecting => Ok(N::zero()),
+            ClosestPoints::WithinMargin { point_a, point_b } => {
+                let distance = (point_b - point_a).norm();
+                if distance.is_finite() {
+                    Ok(distance)
+                } else {
+                    Err(GeomError::NonFinite {
+                        input: "the closest points (inputs too large for this precision)",
+                    })
+                }
+            }
+            ClosestPoints::Disjoint => Ok(lit(f64::INFINITY)),
+        }
     }
 
     /// Whether `a` and `b` overlap or touch. Errors as for

@@ -52,6 +52,15 @@ impl<N: Real> RoundCore<N> {
         }
     }
 
+    /// The core with `origin` taken off its points.
+    fn about(&self, origin: &Vector3<N>) -> Self {
+        RoundCore {
+            p0: self.p0 - origin,
+            p1: self.p1 - origin,
+            ..*self
+        }
+    }
+
     fn segment(segment: &Segment<N>, pose: &Isometry3<N>) -> Self {
         RoundCore {
             p0: pose * segment.a,
@@ -123,7 +132,32 @@ fn core_overlap<N: Real>(a: &RoundCore<N>, b: &RoundCore<N>, normal: &Vector3<N>
 }
 
 /// Contacts of two round cores, appended to `out` as one manifold.
+///
+/// Computed about `a`'s first core point: cores given far from the origin
+/// (a capsule from world points at 1e5) have exact differences there
+/// (Sterbenz), so the closest points, the normal and the rounding test see
+/// the pair's size rather than its coordinates; the points are moved back
+/// at the end, one rounding each.
 fn contact_round<N: Real>(
+    a: &RoundCore<N>,
+    b: &RoundCore<N>,
+    fallback: Vector3<N>,
+    margin: N,
+    out: &mut ContactManifolds<N>,
+) {
+    let origin = a.p0.coords;
+    let first = out.len();
+    contact_round_about_origin(&a.about(&origin), &b.about(&origin), fallback, margin, out);
+    for manifold in &mut out.as_mut_slice()[first..] {
+        for point in &mut manifold.points {
+            point.point_a += origin;
+            point.point_b += origin;
+        }
+    }
+}
+
+/// [`contact_round`] on cores about the origin.
+fn contact_round_about_origin<N: Real>(
     a: &RoundCore<N>,
     b: &RoundCore<N>,
     fallback: Vector3<N>,
@@ -207,8 +241,25 @@ fn contact_round<N: Real>(
     manifold.points.push(deepest);
 }
 
-/// Closest points of two round cores within `max_distance`.
+/// Closest points of two round cores within `max_distance`, computed
+/// about `a`'s first core point (as [`contact_round`]).
 fn closest_points_round<N: Real>(a: &RoundCore<N>, b: &RoundCore<N>, max_distance: N) -> ClosestPoints<N> {
+    let origin = a.p0.coords;
+    match closest_points_round_about_origin(&a.about(&origin), &b.about(&origin), max_distance) {
+        ClosestPoints::WithinMargin { point_a, point_b } => ClosestPoints::WithinMargin {
+            point_a: point_a + origin,
+            point_b: point_b + origin,
+        },
+        other => other,
+    }
+}
+
+/// [`closest_points_round`] on cores about the origin.
+fn closest_points_round_about_origin<N: Real>(
+    a: &RoundCore<N>,
+    b: &RoundCore<N>,
+    max_distance: N,
+) -> ClosestPoints<N> {
     let closest = distance::closest_points_segment_segment(&a.p0, &a.p1, &b.p0, &b.p1);
     let delta = closest.point_on_q - closest.point_on_p;
     let distance = delta.norm();
