@@ -1013,3 +1013,52 @@ fn posed_pairs_far_from_the_origin_get_normals_of_their_size() {
         "f32 normal {normal:?} against {normal64:?}"
     );
 }
+
+#[test]
+fn a_world_capsule_far_from_the_origin_against_a_posed_box_keeps_its_normal() {
+    // A capsule given by world points 1e5 out, a box posed next to it: the
+    // routine used to bring the capsule into the box's frame as
+    // `R·(p − t)` with `p` and `t` both at 1e5, rounding the core by ε·1e5;
+    // it now moves the capsule about its first end first.
+    let capsule32 = Capsule::from_points(
+        Point3::new(100000.25f32, -70000.5, 40000.125),
+        Point3::new(100001.0, -70000.0, 40000.5),
+        0.3,
+    );
+    let capsule64 = Capsule::from_points(
+        Point3::new(100000.25f64, -70000.5, 40000.125),
+        Point3::new(100001.0, -70000.0, 40000.5),
+        0.3,
+    );
+    let rotation = UnitQuaternion::from_axis_angle(
+        &geom::core::nalgebra::Unit::new_normalize(Vector3::new(0.3f32, 1.0, 0.2)),
+        0.7,
+    );
+    let pose32 = Isometry3::from_parts(Translation3::new(100000.5f32, -69999.75, 40000.5), rotation);
+    let q = rotation.quaternion();
+    let pose64 = Isometry3::from_parts(
+        Translation3::new(100000.5f64, -69999.75, 40000.5),
+        UnitQuaternion::new_unchecked(geom::core::nalgebra::Quaternion::new(
+            f64::from(q.w),
+            f64::from(q.i),
+            f64::from(q.j),
+            f64::from(q.k),
+        )),
+    );
+    let (box32, box64) = (
+        Cuboid::new(Vector3::new(0.5f32, 0.4, 0.6)),
+        Cuboid::new(Vector3::new(0.5f64, 0.4, 0.6)),
+    );
+    let identity32 = Isometry3::identity();
+    let (normal, depth) = deepest_at::<f32>(&capsule32, &identity32, &box32, &pose32, 0.1).unwrap();
+    let (normal64, depth64) =
+        deepest_at::<f64>(&capsule64, &Isometry3::identity(), &box64, &pose64, 0.1).unwrap();
+    assert!(
+        (depth - depth64).abs() < 1e-5,
+        "f32 depth {depth} against {depth64}"
+    );
+    assert!(
+        (normal - normal64).amax() < 1e-5,
+        "f32 normal {normal:?} against {normal64:?}"
+    );
+}

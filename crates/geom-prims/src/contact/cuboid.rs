@@ -10,7 +10,7 @@ use geom_core::distance::closest_points_segment_segment;
 use geom_core::{ClosestPoints, ContactManifolds, ContactPoint, FeatureId, Ray, Real, Shape, lit};
 use nalgebra::{Isometry3, Point3, Vector3};
 
-use super::{relative_pose, try_unit, within_distance, within_margin};
+use super::{capsule_about_first_end, relative_pose, try_unit, within_distance, within_margin};
 use crate::cuboid::project_point_cuboid;
 use crate::{Capsule, Cuboid, Sphere};
 
@@ -294,6 +294,7 @@ pub fn contact_capsule_cuboid<N: Real>(
     margin: N,
     out: &mut ContactManifolds<N>,
 ) {
+    let (a, pose_a) = &capsule_about_first_end(a, pose_a);
     let relative = relative_pose(pose_b, pose_a);
     let (p0, p1) = (relative * a.a, relative * a.b);
     let h = b.half_extents;
@@ -552,6 +553,7 @@ pub fn closest_points_capsule_cuboid<N: Real>(
     pose_b: &Isometry3<N>,
     max_distance: N,
 ) -> ClosestPoints<N> {
+    let (a, pose_a) = &capsule_about_first_end(a, pose_a);
     let relative = relative_pose(pose_b, pose_a);
     let (_, on_segment, on_box) =
         closest_points_segment_cuboid(&(relative * a.a), &(relative * a.b), &b.half_extents);

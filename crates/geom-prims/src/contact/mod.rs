@@ -93,7 +93,7 @@ pub fn feature_contacts<N: geom_core::Real>(
 }
 
 use geom_core::{ContactManifolds, ContactPoint, DispatchTable, FeatureId, Real, ShapeKind, lit};
-use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
+use nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
 
 use crate::{Capsule, Cone, Cuboid, Cylinder, Ellipsoid, HalfSpace, Segment, Sphere, Triangle};
 
@@ -302,6 +302,69 @@ impl<N: Real> WorkingFrame<N> {
             b: place(pose_b, larger_b, !larger_a, pose_a),
         }
     }
+}
+
+/// `triangle` about its first vertex, with `pose` moved to keep it where
+/// it was. The routines then compute at the size of the pair rather than at
+/// the triangle's coordinates: a triangle given in world coordinates far
+/// from the origin has exact edges (differences of nearby floats,
+/// Sterbenz), the other shape comes into its frame by one exact-ish
+/// difference of translations, and the rounding tolerances
+/// (`touching_rounding`) scale with the pair, not with the distance from
+/// the origin. Under an identity rotation the moved pose is exact.
+pub(crate) fn about_first_vertex<N: Real>(
+    triangle: &Triangle<N>,
+    pose: &Isometry3<N>,
+) -> (Triangle<N>, Isometry3<N>) {
+    let origin = triangle.a.coords;
+    let extent = (triangle.b - triangle.a)
+        .amax()
+        .max((triangle.c - triangle.a).amax());
+    if !moves_the_origin(&origin, extent, pose) {
+        return (*triangle, *pose);
+    }
+    let moved = Triangle {
+        a: Point3::origin(),
+        b: triangle.b - origin,
+        c: triangle.c - origin,
+    };
+    (moved, pose * Translation3::from(origin))
+}
+
+/// Whether a shape's geometry (`origin`, a point of it, and `extent`, its
+/// size) lies far from its own origin: farther than its pose's translation
+/// and than four times its size (a shape given in world coordinates far
+/// out). Only then does moving it about a point of its own help. A shape
+/// posed far out with geometry about its origin keeps its pose, whose
+/// translation enters the other shape's frame by an exact difference
+/// (adding a rotated point of it would round at the translation's size);
+/// a shape about its origin keeps its coordinates (moving it to a vertex
+/// would double them, and the rounding tolerances with them).
+fn moves_the_origin<N: Real>(origin: &Vector3<N>, extent: N, pose: &Isometry3<N>) -> bool {
+    origin.amax() > pose.translation.vector.amax().max(extent * lit(4.0))
+}
+
+/// `capsule` about its first end, with `pose` moved to keep it where it
+/// was (as [`about_first_vertex`] does for a triangle): a capsule given in
+/// world coordinates far from the origin then enters another shape's frame
+/// by one difference of nearby translations instead of carrying the
+/// rounding of its coordinates. Under an identity rotation the moved pose
+/// is exact.
+pub(crate) fn capsule_about_first_end<N: Real>(
+    capsule: &Capsule<N>,
+    pose: &Isometry3<N>,
+) -> (Capsule<N>, Isometry3<N>) {
+    let origin = capsule.a.coords;
+    let extent = (capsule.b - capsule.a).amax() + capsule.radius;
+    if !moves_the_origin(&origin, extent, pose) {
+        return (*capsule, *pose);
+    }
+    let moved = Capsule {
+        a: Point3::origin(),
+        b: capsule.b - origin,
+        radius: capsule.radius,
+    };
+    (moved, pose * Translation3::from(origin))
 }
 
 /// The pose of `b` in `a`'s frame, with the translations subtracted before

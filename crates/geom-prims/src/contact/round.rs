@@ -22,22 +22,27 @@ enum RoundKind {
     Segment,
 }
 
-/// A rounded shape in world space: the points within `radius` of the
-/// segment `p0 p1` (a point for a sphere, radius zero for a segment).
+/// A rounded shape: the points within `radius` of the segment `p0 p1`
+/// (a point for a sphere, radius zero for a segment), kept as the pose's
+/// rotation of the local points plus the pose's translation `offset`, so
+/// that [`RoundCore::about`] can take an origin off the translation before
+/// the two are added (a core far from the world origin keeps the bits of
+/// its size).
 #[derive(Clone, Copy, Debug)]
 struct RoundCore<N: Real> {
     p0: Point3<N>,
     p1: Point3<N>,
+    offset: Vector3<N>,
     radius: N,
     kind: RoundKind,
 }
 
 impl<N: Real> RoundCore<N> {
     fn sphere(sphere: &Sphere<N>, pose: &Isometry3<N>) -> Self {
-        let center = Point3::from(pose.translation.vector);
         RoundCore {
-            p0: center,
-            p1: center,
+            p0: Point3::origin(),
+            p1: Point3::origin(),
+            offset: pose.translation.vector,
             radius: sphere.radius,
             kind: RoundKind::Sphere,
         }
@@ -45,28 +50,39 @@ impl<N: Real> RoundCore<N> {
 
     fn capsule(capsule: &Capsule<N>, pose: &Isometry3<N>) -> Self {
         RoundCore {
-            p0: pose * capsule.a,
-            p1: pose * capsule.b,
+            p0: pose.rotation * capsule.a,
+            p1: pose.rotation * capsule.b,
+            offset: pose.translation.vector,
             radius: capsule.radius,
             kind: RoundKind::Capsule,
         }
     }
 
-    /// The core with `origin` taken off its points.
-    fn about(&self, origin: &Vector3<N>) -> Self {
+    fn segment(segment: &Segment<N>, pose: &Isometry3<N>) -> Self {
         RoundCore {
-            p0: self.p0 - origin,
-            p1: self.p1 - origin,
-            ..*self
+            p0: pose.rotation * segment.a,
+            p1: pose.rotation * segment.b,
+            offset: pose.translation.vector,
+            radius: N::zero(),
+            kind: RoundKind::Segment,
         }
     }
 
-    fn segment(segment: &Segment<N>, pose: &Isometry3<N>) -> Self {
+    /// The world position of the core's first point (one rounding).
+    fn first_point(&self) -> Vector3<N> {
+        self.p0.coords + self.offset
+    }
+
+    /// The core in world coordinates less `origin`: the translation less
+    /// `origin` first (exact for a core near `origin`, Sterbenz), then the
+    /// rotated points.
+    fn about(&self, origin: &Vector3<N>) -> Self {
+        let offset = self.offset - origin;
         RoundCore {
-            p0: pose * segment.a,
-            p1: pose * segment.b,
-            radius: N::zero(),
-            kind: RoundKind::Segment,
+            p0: self.p0 + offset,
+            p1: self.p1 + offset,
+            offset: Vector3::zeros(),
+            ..*self
         }
     }
 
@@ -133,11 +149,11 @@ fn core_overlap<N: Real>(a: &RoundCore<N>, b: &RoundCore<N>, normal: &Vector3<N>
 
 /// Contacts of two round cores, appended to `out` as one manifold.
 ///
-/// Computed about `a`'s first core point: cores given far from the origin
-/// (a capsule from world points at 1e5) have exact differences there
-/// (Sterbenz), so the closest points, the normal and the rounding test see
-/// the pair's size rather than its coordinates; the points are moved back
-/// at the end, one rounding each.
+/// Computed about `a`'s first core point: cores far from the origin (a
+/// capsule from world points at 1e5, or posed there) have exact
+/// differences there (Sterbenz), so the closest points, the normal and the
+/// rounding test see the pair's size rather than its coordinates; the
+/// points are moved back at the end, one rounding each.
 fn contact_round<N: Real>(
     a: &RoundCore<N>,
     b: &RoundCore<N>,
@@ -145,7 +161,7 @@ fn contact_round<N: Real>(
     margin: N,
     out: &mut ContactManifolds<N>,
 ) {
-    let origin = a.p0.coords;
+    let origin = a.first_point();
     let first = out.len();
     contact_round_about_origin(&a.about(&origin), &b.about(&origin), fallback, margin, out);
     for manifold in &mut out.as_mut_slice()[first..] {
@@ -244,7 +260,7 @@ fn contact_round_about_origin<N: Real>(
 /// Closest points of two round cores within `max_distance`, computed
 /// about `a`'s first core point (as [`contact_round`]).
 fn closest_points_round<N: Real>(a: &RoundCore<N>, b: &RoundCore<N>, max_distance: N) -> ClosestPoints<N> {
-    let origin = a.p0.coords;
+    let origin = a.first_point();
     match closest_points_round_about_origin(&a.about(&origin), &b.about(&origin), max_distance) {
         ClosestPoints::WithinMargin { point_a, point_b } => ClosestPoints::WithinMargin {
             point_a: point_a + origin,

@@ -12,11 +12,14 @@ use geom_core::distance::{
     closest_points_segment_triangle_with_weights,
 };
 use geom_core::{ClosestPoints, ContactManifolds, ContactPoint, FeatureId, Real, lit};
-use nalgebra::{Isometry3, Point3, Translation3, Vector3};
+use nalgebra::{Isometry3, Point3, Vector3};
 
 use super::cuboid::{capsule_exit, capsule_feature, to_world};
 use super::polytope::{Polytope, contact_polytopes};
-use super::{exact_when_apart, perpendicular, relative_pose, try_unit, within_distance, within_margin};
+use super::{
+    about_first_vertex, capsule_about_first_end, exact_when_apart, perpendicular, relative_pose, try_unit,
+    within_distance, within_margin,
+};
 use crate::{Capsule, Cuboid, Segment, Sphere, Triangle};
 
 /// The triangle feature holding the point with barycentric `weights`
@@ -224,24 +227,6 @@ fn touching_rounding<N: Real>(points: &[Point3<N>]) -> N {
     N::default_epsilon() * lit(64.0) * scale
 }
 
-/// `triangle` about its first vertex, with `pose` moved to keep it where
-/// it was. The routines then compute at the size of the pair rather than at
-/// the triangle's coordinates: a triangle given in world coordinates far
-/// from the origin has exact edges (differences of nearby floats,
-/// Sterbenz), the other shape comes into its frame by one exact-ish
-/// difference of translations, and the rounding tolerances
-/// ([`touching_rounding`]) scale with the pair, not with the distance from
-/// the origin. Under an identity rotation the moved pose is exact.
-fn about_first_vertex<N: Real>(triangle: &Triangle<N>, pose: &Isometry3<N>) -> (Triangle<N>, Isometry3<N>) {
-    let origin = triangle.a.coords;
-    let moved = Triangle {
-        a: Point3::origin(),
-        b: triangle.b - origin,
-        c: triangle.c - origin,
-    };
-    (moved, pose * Translation3::from(origin))
-}
-
 /// Contact between a capsule (`a`) and a triangle (`b`), in the triangle's
 /// frame.
 ///
@@ -271,6 +256,7 @@ pub fn contact_capsule_triangle<N: Real>(
     out: &mut ContactManifolds<N>,
 ) {
     let (b, pose_b) = &about_first_vertex(b, pose_b);
+    let (a, pose_a) = &capsule_about_first_end(a, pose_a);
     let relative = relative_pose(pose_b, pose_a);
     let (p0, p1) = (relative * a.a, relative * a.b);
     let d = p1 - p0;
@@ -548,6 +534,11 @@ fn closest_points_core_triangle<N: Real>(
     max_distance: N,
 ) -> ClosestPoints<N> {
     let (triangle, pose_triangle) = &about_first_vertex(triangle, pose_triangle);
+    // The core about its first point too, when given far from its origin
+    // (see `capsule_about_first_end`).
+    let core = Capsule { a: p0, b: p1, radius };
+    let (core, pose_core) = &capsule_about_first_end(&core, pose_core);
+    let (p0, p1) = (core.a, core.b);
     let to_triangle = relative_pose(pose_triangle, pose_core);
     let (q0, q1) = (to_triangle * p0, to_triangle * p1);
     let closest = distance::closest_points_segment_triangle(&q0, &q1, &triangle.a, &triangle.b, &triangle.c);
