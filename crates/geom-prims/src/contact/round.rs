@@ -162,20 +162,22 @@ fn contact_round<N: Real>(
     out: &mut ContactManifolds<N>,
 ) {
     let origin = a.first_point();
-    let first = out.len();
-    contact_round_about_origin(&a.about(&origin), &b.about(&origin), fallback, margin, out);
-    for manifold in &mut out.as_mut_slice()[first..] {
-        for point in &mut manifold.points {
-            point.point_a += origin;
-            point.point_b += origin;
-        }
-    }
+    contact_round_about_origin(
+        &a.about(&origin),
+        &b.about(&origin),
+        &origin,
+        fallback,
+        margin,
+        out,
+    );
 }
 
-/// [`contact_round`] on cores about the origin.
+/// [`contact_round`] on cores about `origin`, whose points are moved back
+/// by it as they are made.
 fn contact_round_about_origin<N: Real>(
     a: &RoundCore<N>,
     b: &RoundCore<N>,
+    origin: &Vector3<N>,
     fallback: Vector3<N>,
     margin: N,
     out: &mut ContactManifolds<N>,
@@ -207,8 +209,8 @@ fn contact_round_about_origin<N: Real>(
     let point = |on_a: Point3<N>, s: N, on_b: Point3<N>, t: N| {
         let gap = (on_b - on_a).norm();
         ContactPoint {
-            point_a: on_a + normal * a.radius,
-            point_b: on_b - normal * b.radius,
+            point_a: on_a + normal * a.radius + origin,
+            point_b: on_b - normal * b.radius + origin,
             depth: radii - gap,
             feature_a: a.feature(s),
             feature_b: b.feature(t),
