@@ -908,6 +908,36 @@ fn deepest_at<N: geom::Real + Into<f64>>(
     })
 }
 
+/// An `f32` pose in `f64`, every number as it is (the quaternion is not
+/// renormalised, so both precisions rotate by the same numbers).
+fn pose_f64(pose: &Isometry3<f32>) -> Isometry3<f64> {
+    let q = pose.rotation.quaternion();
+    Isometry3::from_parts(
+        Translation3::from(pose.translation.vector.map(f64::from)),
+        UnitQuaternion::new_unchecked(geom::core::nalgebra::Quaternion::new(
+            f64::from(q.w),
+            f64::from(q.i),
+            f64::from(q.j),
+            f64::from(q.k),
+        )),
+    )
+}
+
+/// The f32 deepest contact `(normal, depth)` agrees with f64's on the same
+/// f32-exact inputs to the size's precision (ε·size ≈ 1.2e-7, within
+/// 1e-5), not to the coordinates' (ε·1e5 ≈ 1e-2).
+fn assert_f32_agrees_with_f64(f32_answer: (Vector3<f64>, f64), f64_answer: (Vector3<f64>, f64)) {
+    let ((normal, depth), (normal64, depth64)) = (f32_answer, f64_answer);
+    assert!(
+        (depth - depth64).abs() < 1e-5,
+        "f32 depth {depth} against {depth64}"
+    );
+    assert!(
+        (normal - normal64).amax() < 1e-5,
+        "f32 normal {normal:?} against {normal64:?}"
+    );
+}
+
 /// The same pair built at `f32` and at `f64` from `f32`-exact numbers.
 fn triangle_and_capsule<N: geom::Real>() -> (Triangle<N>, Capsule<N>, Isometry3<N>) {
     let s = |x: f32| geom::core::nalgebra::convert::<f64, N>(f64::from(x));
@@ -948,20 +978,10 @@ fn a_world_triangle_far_from_the_origin_keeps_the_precision_of_its_size() {
         deepest_at::<f32>(&triangle, &identity, &capsule, &pose, 0.1),
         None
     );
-    let (normal64, depth64) =
-        deepest_at::<f64>(&triangle64, &Isometry3::identity(), &capsule64, &pose64, 1.0).unwrap();
+    let answer64 = deepest_at::<f64>(&triangle64, &Isometry3::identity(), &capsule64, &pose64, 1.0).unwrap();
     let (normal, depth) = deepest_at::<f32>(&triangle, &identity, &capsule, &pose, 1.0).unwrap();
-    assert!((depth64 + 0.3728).abs() < 1e-3, "f64 depth {depth64}");
-    // Errors of the size's precision (ε·size ≈ 1.2e-7), not of the
-    // coordinates' (ε·1.1e5 ≈ 1.3e-2).
-    assert!(
-        (depth - depth64).abs() < 1e-5,
-        "f32 depth {depth} against {depth64}"
-    );
-    assert!(
-        (normal - normal64).amax() < 1e-5,
-        "f32 normal {normal:?} against {normal64:?}"
-    );
+    assert!((answer64.1 + 0.3728).abs() < 1e-3, "f64 depth {}", answer64.1);
+    assert_f32_agrees_with_f64((normal, depth), answer64);
     // Both orders through the table.
     let (normal_swapped, depth_swapped) =
         deepest_at::<f32>(&capsule, &pose, &triangle, &identity, 1.0).unwrap();
@@ -975,7 +995,6 @@ fn posed_pairs_far_from_the_origin_get_normals_of_their_size() {
     // pair's midpoint, so the f32 normal agrees with f64's to a few ulps
     // of 1 instead of ε·1e5 (1e-2 rad) as when the cores were placed in
     // world coordinates first.
-    let s = |x: f32| f64::from(x);
     let capsule32 = Capsule::from_points(Point3::new(0.0f32, -0.8, 0.0), Point3::new(0.0, 0.8, 0.0), 0.3);
     let capsule64 = Capsule::from_points(Point3::new(0.0f64, -0.8, 0.0), Point3::new(0.0, 0.8, 0.0), 0.3);
     let rotation = |axis: Vector3<f32>, angle: f32| {
@@ -989,29 +1008,16 @@ fn posed_pairs_far_from_the_origin_get_normals_of_their_size() {
         Translation3::new(100000.75f32, -69999.875, 40000.625),
         rotation(Vector3::new(0.1, 0.3, 1.0), 1.2),
     );
-    let to64 = |pose: &Isometry3<f32>| {
-        let q = pose.rotation.quaternion();
-        Isometry3::from_parts(
-            Translation3::from(pose.translation.vector.map(s)),
-            UnitQuaternion::new_unchecked(geom::core::nalgebra::Quaternion::new(
-                s(q.w),
-                s(q.i),
-                s(q.j),
-                s(q.k),
-            )),
-        )
-    };
-    let (normal, depth) = deepest_at::<f32>(&capsule32, &pose_a32, &capsule32, &pose_b32, 0.1).unwrap();
-    let (normal64, depth64) =
-        deepest_at::<f64>(&capsule64, &to64(&pose_a32), &capsule64, &to64(&pose_b32), 0.1).unwrap();
-    assert!(
-        (depth - depth64).abs() < 1e-5,
-        "f32 depth {depth} against {depth64}"
-    );
-    assert!(
-        (normal - normal64).amax() < 1e-5,
-        "f32 normal {normal:?} against {normal64:?}"
-    );
+    let answer = deepest_at::<f32>(&capsule32, &pose_a32, &capsule32, &pose_b32, 0.1).unwrap();
+    let answer64 = deepest_at::<f64>(
+        &capsule64,
+        &pose_f64(&pose_a32),
+        &capsule64,
+        &pose_f64(&pose_b32),
+        0.1,
+    )
+    .unwrap();
+    assert_f32_agrees_with_f64(answer, answer64);
 }
 
 #[test]
@@ -1035,30 +1041,18 @@ fn a_world_capsule_far_from_the_origin_against_a_posed_box_keeps_its_normal() {
         0.7,
     );
     let pose32 = Isometry3::from_parts(Translation3::new(100000.5f32, -69999.75, 40000.5), rotation);
-    let q = rotation.quaternion();
-    let pose64 = Isometry3::from_parts(
-        Translation3::new(100000.5f64, -69999.75, 40000.5),
-        UnitQuaternion::new_unchecked(geom::core::nalgebra::Quaternion::new(
-            f64::from(q.w),
-            f64::from(q.i),
-            f64::from(q.j),
-            f64::from(q.k),
-        )),
-    );
     let (box32, box64) = (
         Cuboid::new(Vector3::new(0.5f32, 0.4, 0.6)),
         Cuboid::new(Vector3::new(0.5f64, 0.4, 0.6)),
     );
-    let identity32 = Isometry3::identity();
-    let (normal, depth) = deepest_at::<f32>(&capsule32, &identity32, &box32, &pose32, 0.1).unwrap();
-    let (normal64, depth64) =
-        deepest_at::<f64>(&capsule64, &Isometry3::identity(), &box64, &pose64, 0.1).unwrap();
-    assert!(
-        (depth - depth64).abs() < 1e-5,
-        "f32 depth {depth} against {depth64}"
-    );
-    assert!(
-        (normal - normal64).amax() < 1e-5,
-        "f32 normal {normal:?} against {normal64:?}"
-    );
+    let answer = deepest_at::<f32>(&capsule32, &Isometry3::identity(), &box32, &pose32, 0.1).unwrap();
+    let answer64 = deepest_at::<f64>(
+        &capsule64,
+        &Isometry3::identity(),
+        &box64,
+        &pose_f64(&pose32),
+        0.1,
+    )
+    .unwrap();
+    assert_f32_agrees_with_f64(answer, answer64);
 }

@@ -29,7 +29,7 @@ use geom::core::nalgebra::{Point3, Vector3};
 use geom::prelude::*;
 
 use super::cases::{Rng, World, f32x};
-use super::{Dd, Errors, Row, Survey, SurveyOptions, dd, largest, ulp_of, vector_ulps};
+use super::{Dd, Row, Survey, SurveyOptions, dd, largest, ulp_of, vector_ulps};
 
 /// The pairs surveyed, `(row name, kind of a, kind of b)`: every pair with
 /// a routine of its own among the primitives, and one through GJK/EPA.
@@ -283,32 +283,30 @@ fn contact_is_marginal(tables: &Tables, case: &ContactCase, reference: Option<&A
     })
 }
 
-/// Errors of one precision's answer against the reference, in ulps of
-/// `N`: `(depth, normal, point)`.
-fn errors<N: Real>(answer: &Answer, reference: &Answer) -> (f64, f64, f64) {
+/// Errors of one precision's answer against the reference, each as
+/// `[depth, normal, point]`: in ulps of `N`, and per unit of `size` (the
+/// normal's absolute) for the `max/size` column. The answer's deepest
+/// point is compared with the reference point nearest it.
+fn errors<N: Real>(answer: &Answer, reference: &Answer, size: f64) -> ([f64; 3], [f64; 3]) {
     let (normal, point_a, point_b, depth) = &answer.points[answer.deepest()];
     let deepest_ref = reference.points[reference.deepest()].3;
     let (normal_ref, point_a_ref, point_b_ref, _) = &reference.points[reference.nearest(point_a)];
-    let depth_ulps = (*depth - deepest_ref).abs().to_f64() / ulp_of::<N>(largest(&point_a_ref.coords));
-    let normal_ulps = vector_ulps::<N>(normal, normal_ref);
-    let point_ulps = vector_ulps::<N>(&point_a.coords, &point_a_ref.coords)
-        .max(vector_ulps::<N>(&point_b.coords, &point_b_ref.coords));
-    (depth_ulps, normal_ulps, point_ulps)
-}
-
-/// Error per unit of size, for the `max/size` column: `(depth, normal, point)`.
-fn size_errors(answer: &Answer, reference: &Answer, size: f64) -> (f64, f64, f64) {
-    let (normal, point_a, point_b, depth) = &answer.points[answer.deepest()];
-    let deepest_ref = reference.points[reference.deepest()].3;
-    let (normal_ref, point_a_ref, point_b_ref, _) = &reference.points[reference.nearest(point_a)];
-    (
-        (*depth - deepest_ref).abs().to_f64() / size,
+    let depth_error = (*depth - deepest_ref).abs().to_f64();
+    let ulps = [
+        depth_error / ulp_of::<N>(largest(&point_a_ref.coords)),
+        vector_ulps::<N>(normal, normal_ref),
+        vector_ulps::<N>(&point_a.coords, &point_a_ref.coords)
+            .max(vector_ulps::<N>(&point_b.coords, &point_b_ref.coords)),
+    ];
+    let sizes = [
+        depth_error / size,
         largest(&(normal - normal_ref)).to_f64(),
         largest(&(point_a - point_a_ref))
             .to_f64()
             .max(largest(&(point_b - point_b_ref)).to_f64())
             / size,
-    )
+    ];
+    (ulps, sizes)
 }
 
 /// Runs the three rows of one pair and category.
@@ -321,17 +319,7 @@ pub fn run_contact_rows(
     rng: &mut Rng,
 ) {
     let (name, kind_a, kind_b) = pair;
-    let new_row = |query| Row {
-        query,
-        shape: name,
-        category,
-        cases: options.cases,
-        answered: 0,
-        f32: Errors::default(),
-        f64: Errors::default(),
-        naive: None,
-    };
-    let mut rows = CONTACT_QUERIES.map(new_row);
+    let mut rows = CONTACT_QUERIES.map(|query| Row::new(query, name, category, options.cases));
     for _ in 0..options.cases {
         let case = contact_case(kind_a, kind_b, category, rng, &tables.f64);
         let reference = contact(&tables.dd, &case, case.margin);
@@ -352,45 +340,42 @@ pub fn run_contact_rows(
         ];
         for (precision, answer) in answers {
             let [depth_row, normal_row, point_row] = &mut rows;
-            let (depth_errors, normal_errors, point_errors) = if precision == "f32" {
-                (&mut depth_row.f32, &mut normal_row.f32, &mut point_row.f32)
+            let row_errors = if precision == "f32" {
+                [&mut depth_row.f32, &mut normal_row.f32, &mut point_row.f32]
             } else {
-                (&mut depth_row.f64, &mut normal_row.f64, &mut point_row.f64)
+                [&mut depth_row.f64, &mut normal_row.f64, &mut point_row.f64]
             };
             match (&answer, &reference) {
                 (Some(answer), Some(reference)) => {
-                    let (depth, normal, point) = if precision == "f32" {
-                        errors::<f32>(answer, reference)
+                    let (ulps, sizes) = if precision == "f32" {
+                        errors::<f32>(answer, reference, case.size)
                     } else {
-                        errors::<f64>(answer, reference)
+                        errors::<f64>(answer, reference, case.size)
                     };
-                    if depth.max(normal).max(point) > 64.0
+                    if ulps.iter().any(|u| *u > 64.0)
                         && *marginal
                             .get_or_insert_with(|| contact_is_marginal(tables, &case, Some(reference)))
                     {
-                        depth_errors.marginal += 1;
+                        row_errors[0].marginal += 1;
                         survey
                             .marginal_cases
                             .push(format!("marginal {precision} contact, {category}: {case:?}"));
                         continue;
                     }
-                    let (depth_size, normal_size, point_size) = size_errors(answer, reference, case.size);
-                    depth_errors.ulps.push(depth);
-                    depth_errors.sizes.push(depth_size);
-                    normal_errors.ulps.push(normal);
-                    normal_errors.sizes.push(normal_size);
-                    point_errors.ulps.push(point);
-                    point_errors.sizes.push(point_size);
+                    for ((errors, ulp), size) in row_errors.into_iter().zip(ulps).zip(sizes) {
+                        errors.ulps.push(ulp);
+                        errors.sizes.push(size);
+                    }
                 }
                 (None, None) => {}
                 _ => {
                     let kind = if *marginal
                         .get_or_insert_with(|| contact_is_marginal(tables, &case, reference.as_ref()))
                     {
-                        depth_errors.marginal += 1;
+                        row_errors[0].marginal += 1;
                         "marginal"
                     } else {
-                        depth_errors.wrong += 1;
+                        row_errors[0].wrong += 1;
                         "WRONG"
                     };
                     survey.marginal_cases.push(format!(

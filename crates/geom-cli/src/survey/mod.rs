@@ -130,6 +130,22 @@ pub struct Row {
     pub naive: Option<Errors>,
 }
 
+impl Row {
+    /// An empty row of `cases` cases (no naive baseline).
+    fn new(query: &'static str, shape: &'static str, category: &'static str, cases: usize) -> Self {
+        Row {
+            query,
+            shape,
+            category,
+            cases,
+            answered: 0,
+            f32: Errors::default(),
+            f64: Errors::default(),
+            naive: None,
+        }
+    }
+}
+
 /// A point of the error-vs-distance plot.
 #[derive(Debug, Clone, Copy)]
 pub struct DistanceSample {
@@ -346,14 +362,8 @@ fn run_ray_rows(
     rng: &mut cases::Rng,
 ) {
     let new_row = |query| Row {
-        query,
-        shape: kind,
-        category,
-        cases: options.cases,
-        answered: 0,
-        f32: Errors::default(),
-        f64: Errors::default(),
         naive: matches!(kind, "sphere" | "cylinder").then(Errors::default),
+        ..Row::new(query, kind, category, options.cases)
     };
     let mut rows = [new_row("ray_t"), new_row("hit_point"), new_row("normal")];
     for _ in 0..options.cases {
@@ -435,16 +445,7 @@ fn run_closest_row(
     survey: &mut Survey,
     rng: &mut cases::Rng,
 ) {
-    let mut row = Row {
-        query: "closest",
-        shape: kind,
-        category,
-        cases: options.cases,
-        answered: 0,
-        f32: Errors::default(),
-        f64: Errors::default(),
-        naive: None,
-    };
+    let mut row = Row::new("closest", kind, category, options.cases);
     for _ in 0..options.cases {
         let case = cases::closest_case(kind, category, rng);
         let Some((point_ref, inside_ref)) = closest::<Dd>(&case) else {
