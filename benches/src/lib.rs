@@ -66,7 +66,7 @@ pub fn center() -> Point3<f32> {
 /// The rotation of every benchmarked pose (normalised once, in f32, so geom
 /// and parry get the same four numbers).
 fn rotation() -> UnitQuaternion<f32> {
-    UnitQuaternion::new_normalize(geom::core::nalgebra::Quaternion::new(0.9, -0.3, 0.2, 0.4))
+    UnitQuaternion::new_normalize(geom::nalgebra::Quaternion::new(0.9, -0.3, 0.2, 0.4))
 }
 
 /// The benchmarked pose in geom's terms.
@@ -266,7 +266,7 @@ fn stream_pass(rays: &Arc<Rays>) -> Pass {
 }
 
 /// A pass of the parallel batch cast on a pool of `threads`.
-fn par_pass<S: LaneShape<f32> + Shape<f32> + Clone + 'static>(
+fn par_pass<S: geom::batch::BatchShape<f32> + Sync + Send + Clone + 'static>(
     shape: &S,
     rays: &Arc<Rays>,
     pool: &Arc<rayon::ThreadPool>,
@@ -297,7 +297,7 @@ fn add_shape<S, P>(
     rays: &Arc<Rays>,
     pool: &Arc<rayon::ThreadPool>,
 ) where
-    S: LaneShape<f32> + Shape<f32> + Clone + 'static,
+    S: LaneShape<f32> + geom::batch::BatchShape<f32> + Sync + Send + Clone + 'static,
     P: RayCast + Clone + 'static,
 {
     measures.push(Measure {
@@ -668,7 +668,7 @@ pub mod terrain {
         (0..POSES)
             .map(|_| {
                 let (x, z) = (rng.uniform(-400.0, 400.0), rng.uniform(-400.0, 400.0));
-                let axis = geom::core::nalgebra::Unit::new_normalize(rng.unit());
+                let axis = geom::nalgebra::Unit::new_normalize(rng.unit());
                 let rotation = UnitQuaternion::from_axis_angle(&axis, rng.uniform(0.0, std::f32::consts::PI));
                 let target = rng.uniform(0.0, 0.2);
                 let mut y = field.surface_y_at(x, z).expect("inside the terrain") + 2.0;

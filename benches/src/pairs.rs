@@ -51,7 +51,7 @@ fn to_parry_pose(pose: &Isometry3<f32>) -> Pose {
 }
 
 fn random_rotation(rng: &mut Rng) -> UnitQuaternion<f32> {
-    let axis = geom::core::nalgebra::Unit::new_normalize(rng.unit());
+    let axis = geom::nalgebra::Unit::new_normalize(rng.unit());
     UnitQuaternion::from_axis_angle(&axis, rng.uniform(0.0, std::f32::consts::PI))
 }
 

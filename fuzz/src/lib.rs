@@ -417,7 +417,7 @@ pub trait LaneShapeVisitor<N: FuzzReal> {
     /// What the visit returns.
     type Output;
     /// Runs on the concrete shape.
-    fn visit<S: LaneShape<N> + Shape<N>>(self, shape: &S) -> Self::Output;
+    fn visit<S: LaneShape<N> + Shape<N> + geom::BatchShape<N> + Sync>(self, shape: &S) -> Self::Output;
 }
 
 impl<N: FuzzReal> FuzzShape<N> {

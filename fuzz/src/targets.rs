@@ -330,7 +330,7 @@ impl BatchLanes for f64 {
 impl<N: FuzzReal + BatchLanes> LaneShapeVisitor<N> for &BatchAgainstScalar<'_, N> {
     type Output = ();
 
-    fn visit<S: LaneShape<N> + Shape<N>>(self, shape: &S) {
+    fn visit<S: LaneShape<N> + Shape<N> + geom::BatchShape<N> + Sync>(self, shape: &S) {
         let rays = RayBatch::from_rays(self.rays);
         let mut out = HitBatch::new();
         geom::ray_cast_batch(shape, &self.pose, &rays, self.max_t, self.solid, &mut out);

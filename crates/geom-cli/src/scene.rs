@@ -8,7 +8,7 @@
 //! keep their world coordinates under the identity pose, so they work with
 //! their defining points directly.
 
-use geom::core::nalgebra::Quaternion;
+use geom::nalgebra::Quaternion;
 use geom::prelude::{
     HeightField, HeightFieldDesc, Isometry3, Point3, Shape, Sphere, Translation3, UnitQuaternion,
 };

@@ -2,7 +2,7 @@
 //! one target (`sweep`) or through a world of shapes (`slide`, the
 //! character controller's collide-and-slide step).
 
-use geom::core::nalgebra::Vector3;
+use geom::nalgebra::Vector3;
 use geom::prims::sweep::MovingShape;
 use geom::{CharacterConfig, CharacterController, GeomError, Obstacle, sweep_shape};
 

@@ -6,6 +6,7 @@ use crate::ray::Ray;
 use crate::scalar::Real;
 
 /// An axis-aligned box `mins ..= maxs`.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Aabb<N: Real> {
     /// The corner with the smallest coordinates.

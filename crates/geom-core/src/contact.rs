@@ -13,6 +13,7 @@ use crate::ray::FeatureId;
 use crate::scalar::Real;
 
 /// One contact between shapes `a` and `b`.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ContactPoint<N: Real> {
     /// The point of `a`'s surface involved, in world space.
@@ -42,6 +43,7 @@ impl<N: Real> ContactPoint<N> {
 }
 
 /// Contacts sharing one normal (from `a` to `b`, unit length).
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, PartialEq)]
 pub struct ContactManifold<N: Real> {
     /// Unit normal from `a` to `b`.
@@ -59,6 +61,7 @@ impl<N: Real> ContactManifold<N> {
 
 /// A candidate contact with its own normal, before a routine groups
 /// candidates into manifolds.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ContactCandidate<N: Real> {
     /// Unit normal from `a` to `b` for this candidate alone.
@@ -174,6 +177,54 @@ impl<N: Real> ContactManifolds<N> {
             for point in &mut manifold.points {
                 *point = point.swapped();
             }
+        }
+    }
+}
+
+/// A [`ContactManifolds`] is written as the manifolds it holds and whether
+/// they are approximate (`{"manifolds": [...], "approximate": false}`); its
+/// spare storage and candidate working space are not part of the value.
+#[cfg(feature = "serde")]
+mod serde_manifolds {
+    use super::{ContactManifold, ContactManifolds};
+    use crate::scalar::Real;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    #[derive(Serialize)]
+    struct Written<'a, N: Real> {
+        manifolds: &'a [ContactManifold<N>],
+        approximate: bool,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Read<N: Real> {
+        manifolds: Vec<ContactManifold<N>>,
+        approximate: bool,
+    }
+
+    impl<N: Real + Serialize> Serialize for ContactManifolds<N> {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            Written {
+                manifolds: self.as_slice(),
+                approximate: self.approximate,
+            }
+            .serialize(serializer)
+        }
+    }
+
+    impl<'de, N: Real + Deserialize<'de>> Deserialize<'de> for ContactManifolds<N> {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            let Read {
+                manifolds,
+                approximate,
+            } = Read::deserialize(deserializer)?;
+            Ok(ContactManifolds {
+                len: manifolds.len(),
+                pool: manifolds,
+                candidates: Vec::new(),
+                approximate,
+            })
         }
     }
 }

@@ -6,6 +6,7 @@ use crate::pose::PoseMatrix;
 use crate::scalar::{Lane, Real};
 
 /// The closest point of a shape to a query point.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PointProjection<N: Scalar> {
     /// The closest point: on the boundary, or the query point itself when it

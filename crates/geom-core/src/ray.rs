@@ -11,6 +11,7 @@ use crate::scalar::{Lane, Real};
 ///
 /// `T` is any scalar: `f32`, `f64`, or a SIMD lane type carrying one ray
 /// per lane.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Ray<T: Scalar> {
     /// Where the ray starts.
@@ -70,6 +71,7 @@ impl<N: Real> Ray<N> {
 ///
 /// Numbering is per shape and documented on each shape (for example a cuboid
 /// numbers its faces `0..6` as `-x, +x, -y, +y, -z, +z`).
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum FeatureId {
     /// A face (or a smooth surface patch such as a capsule's side).
@@ -84,6 +86,7 @@ pub enum FeatureId {
 }
 
 /// The first intersection of a ray with a shape.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RayHit<N: Scalar> {
     /// Time of impact in units of the ray's `dir`: the hit point is

@@ -15,6 +15,7 @@ use crate::ray::{Ray, RayHit};
 use crate::scalar::{Lane, Real};
 
 /// What kind of shape an object is: the key of pair dispatch.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ShapeKind {
     /// [`Sphere`](../geom_prims/struct.Sphere.html).

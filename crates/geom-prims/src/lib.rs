@@ -20,6 +20,8 @@ mod feature;
 pub mod gjk;
 pub mod half_space;
 pub mod segment;
+#[cfg(feature = "serde")]
+mod serde_shapes;
 pub mod sphere;
 pub mod sweep;
 pub mod triangle;

@@ -9,6 +9,7 @@ use nalgebra::{Point3, Vector3};
 use crate::sweep::{Obstacle, sweep_obstacles};
 
 /// The settings of a [`CharacterController`].
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CharacterConfig<N: Real> {
     /// The unit "up" direction (gravity pulls the other way).

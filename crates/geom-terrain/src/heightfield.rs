@@ -35,6 +35,8 @@ impl TriangleId {
 
 /// Everything that defines a heightfield, for [`HeightField::try_from_desc`].
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct HeightFieldDesc<N: Real> {
     /// Where sample `(0, 0)` sits when its height is zero.
     pub origin: Point3<N>,
@@ -318,6 +320,47 @@ impl<N: Real> HeightField<N> {
     /// The active-edge angle in radians.
     pub fn active_edge_angle(&self) -> N {
         self.active_edge_angle
+    }
+
+    /// The cells split along the other diagonal, in increasing order.
+    pub fn flipped_cells(&self) -> Vec<usize> {
+        (0..self.cell_count())
+            .filter(|&cell| self.is_flipped(cell))
+            .collect()
+    }
+
+    /// The hole cells, in increasing order.
+    pub fn hole_cells(&self) -> Vec<usize> {
+        (0..self.cell_count())
+            .filter(|&cell| self.is_hole(cell))
+            .collect()
+    }
+
+    /// The description this heightfield was built from (flipped and hole
+    /// cells listed in increasing order): edit it and build again with
+    /// [`HeightField::try_from_desc`].
+    ///
+    /// ```
+    /// use geom_terrain::HeightField;
+    /// use nalgebra::Point3;
+    ///
+    /// let field = HeightField::new(Point3::origin(), [1.0, 1.0], 2, 3, vec![0.0f64; 6]);
+    /// let mut desc = field.to_desc();
+    /// desc.hole_cells.push(1);
+    /// let holed = HeightField::try_from_desc(desc).unwrap();
+    /// assert!(holed.is_hole(1) && !field.is_hole(1));
+    /// ```
+    pub fn to_desc(&self) -> HeightFieldDesc<N> {
+        HeightFieldDesc {
+            origin: self.origin,
+            cell_size: self.cell_size,
+            rows: self.rows,
+            cols: self.cols,
+            heights: self.heights.clone(),
+            flipped_cells: self.flipped_cells(),
+            hole_cells: self.hole_cells(),
+            active_edge_angle: self.active_edge_angle,
+        }
     }
 
     /// Number of cells, `(R−1)·(C−1)`.

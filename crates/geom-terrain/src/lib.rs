@@ -17,6 +17,8 @@ pub mod contact;
 mod heightfield;
 mod iter;
 mod ray;
+#[cfg(feature = "serde")]
+mod serde_field;
 mod shape;
 pub mod sweep;
 #[cfg(test)]

@@ -10,6 +10,8 @@
 
 use geom_core::pose::RestartSphere;
 use geom_core::{FeatureId, Lane, LaneShape, PoseMatrix, Ray, RayHit, Real, Shape};
+use geom_prims::{Capsule, Cone, Cuboid, Cylinder, Ellipsoid, HalfSpace, Segment, Sphere, Triangle};
+use geom_terrain::HeightField;
 use nalgebra::{Isometry3, Point3, SimdBool, Vector3};
 use simba::simd::{WideF32x4, WideF32x8, WideF64x4};
 
@@ -139,8 +141,10 @@ impl<N: Real> RayBatch<N> {
         &self.dir
     }
 
-    pub(crate) fn columns(&self) -> RayColumns<'_, N> {
-        RayColumns {
+    /// Every ray, as borrowed columns (what [`BatchShape::ray_cast_rows`]
+    /// takes).
+    pub fn rows(&self) -> RayRows<'_, N> {
+        RayRows {
             origin: [&self.origin[0], &self.origin[1], &self.origin[2]],
             dir: [&self.dir[0], &self.dir[1], &self.dir[2]],
         }
@@ -216,11 +220,7 @@ impl<N: Real> HitBatch<N> {
 
     /// Appends one answer (`None` for a miss).
     pub fn push(&mut self, hit: Option<RayHit<N>>) {
-        let row = hit.unwrap_or(RayHit {
-            t: N::zero(),
-            normal: Vector3::zeros(),
-            feature: FeatureId::Unknown,
-        });
+        let row = stored_row(hit);
         self.hit.push(hit.is_some());
         self.t.push(row.t);
         for k in 0..3 {
@@ -266,17 +266,20 @@ impl<N: Real> HitBatch<N> {
         &self.feature
     }
 
-    /// Sizes every column to `len` rows, reusing the memory.
-    pub(crate) fn resize(&mut self, len: usize) {
+    /// Sizes every column to `len` rows, reusing the memory (new rows are
+    /// misses).
+    pub fn resize(&mut self, len: usize) {
         self.hit.resize(len, false);
         self.t.resize(len, N::zero());
         self.normal.iter_mut().for_each(|c| c.resize(len, N::zero()));
         self.feature.resize(len, FeatureId::Unknown);
     }
 
-    pub(crate) fn columns_mut(&mut self) -> HitColumns<'_, N> {
+    /// Every answer, as mutable borrowed columns (what
+    /// [`BatchShape::ray_cast_rows`] fills).
+    pub fn rows_mut(&mut self) -> HitRows<'_, N> {
         let [nx, ny, nz] = &mut self.normal;
-        HitColumns {
+        HitRows {
             hit: &mut self.hit,
             t: &mut self.t,
             normal: [nx, ny, nz],
@@ -285,16 +288,43 @@ impl<N: Real> HitBatch<N> {
     }
 }
 
-/// Borrowed ray columns of equal length (a batch or a chunk of one).
-#[derive(Clone, Copy)]
-pub(crate) struct RayColumns<'a, N> {
+/// The columns' values for an answer: a miss is stored as zeros.
+fn stored_row<N: Real>(hit: Option<RayHit<N>>) -> RayHit<N> {
+    hit.unwrap_or(RayHit {
+        t: N::zero(),
+        normal: Vector3::zeros(),
+        feature: FeatureId::Unknown,
+    })
+}
+
+/// Rows of a [`RayBatch`] (all of them, or a chunk a thread casts):
+/// borrowed origin and direction columns of equal length.
+#[derive(Clone, Copy, Debug)]
+pub struct RayRows<'a, N> {
     origin: [&'a [N]; 3],
     dir: [&'a [N]; 3],
 }
 
-impl<'a, N> RayColumns<'a, N> {
-    pub(crate) fn len(&self) -> usize {
+impl<'a, N: Real> RayRows<'a, N> {
+    /// Number of rays.
+    pub fn len(&self) -> usize {
         self.origin[0].len()
+    }
+
+    /// Whether there is no ray.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Ray `i`.
+    ///
+    /// # Panics
+    /// When `i >= self.len()`.
+    pub fn get(&self, i: usize) -> Ray<N> {
+        Ray::new(
+            Point3::new(self.origin[0][i], self.origin[1][i], self.origin[2][i]),
+            Vector3::new(self.dir[0][i], self.dir[1][i], self.dir[2][i]),
+        )
     }
 
     #[cfg(feature = "parallel")]
@@ -306,11 +336,11 @@ impl<'a, N> RayColumns<'a, N> {
         let (origin_low, origin_high) = split(self.origin);
         let (dir_low, dir_high) = split(self.dir);
         (
-            RayColumns {
+            RayRows {
                 origin: origin_low,
                 dir: dir_low,
             },
-            RayColumns {
+            RayRows {
                 origin: origin_high,
                 dir: dir_high,
             },
@@ -318,15 +348,41 @@ impl<'a, N> RayColumns<'a, N> {
     }
 }
 
-/// Borrowed hit columns of equal length.
-pub(crate) struct HitColumns<'a, N> {
+/// Rows of a [`HitBatch`] being filled: mutable borrowed columns of equal
+/// length, one row per ray of the matching [`RayRows`].
+#[derive(Debug)]
+pub struct HitRows<'a, N> {
     hit: &'a mut [bool],
     t: &'a mut [N],
     normal: [&'a mut [N]; 3],
     feature: &'a mut [FeatureId],
 }
 
-impl<'a, N> HitColumns<'a, N> {
+impl<'a, N: Real> HitRows<'a, N> {
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.hit.len()
+    }
+
+    /// Whether there is no row.
+    pub fn is_empty(&self) -> bool {
+        self.hit.is_empty()
+    }
+
+    /// Writes answer `i` (`None` for a miss).
+    ///
+    /// # Panics
+    /// When `i >= self.len()`.
+    pub fn set(&mut self, i: usize, hit: Option<RayHit<N>>) {
+        self.hit[i] = hit.is_some();
+        let row = stored_row(hit);
+        self.t[i] = row.t;
+        for k in 0..3 {
+            self.normal[k][i] = row.normal[k];
+        }
+        self.feature[i] = row.feature;
+    }
+
     #[cfg(feature = "parallel")]
     pub(crate) fn split_at(self, mid: usize) -> (Self, Self) {
         let (hit_low, hit_high) = self.hit.split_at_mut(mid);
@@ -334,13 +390,13 @@ impl<'a, N> HitColumns<'a, N> {
         let [nx, ny, nz] = self.normal.map(|c| c.split_at_mut(mid));
         let (feature_low, feature_high) = self.feature.split_at_mut(mid);
         (
-            HitColumns {
+            HitRows {
                 hit: hit_low,
                 t: t_low,
                 normal: [nx.0, ny.0, nz.0],
                 feature: feature_low,
             },
-            HitColumns {
+            HitRows {
                 hit: hit_high,
                 t: t_high,
                 normal: [nx.1, ny.1, nz.1],
@@ -379,7 +435,7 @@ impl<'a, N: Real, S: LaneShape<N> + Shape<N>> BatchQuery<'a, N, S> {
         &self,
         origin: [&[N]; 3],
         dir: [&[N]; 3],
-        out: &mut HitColumns<'_, N>,
+        out: &mut HitRows<'_, N>,
         start: usize,
         count: usize,
     ) {
@@ -417,11 +473,7 @@ impl<'a, N: Real, S: LaneShape<N> + Shape<N>> BatchQuery<'a, N, S> {
 
     /// Casts every ray of `rays` into `out` (same length), whole packs first
     /// and then the tail, padded with zero rays whose answers are dropped.
-    pub(crate) fn cast_columns<T: Pack<Element = N>>(
-        &self,
-        rays: RayColumns<'_, N>,
-        mut out: HitColumns<'_, N>,
-    ) {
+    pub(crate) fn cast_columns<T: Pack<Element = N>>(&self, rays: RayRows<'_, N>, mut out: HitRows<'_, N>) {
         assert!(T::LANES <= MAX_LANES);
         let lanes = T::LANES;
         let len = rays.len();
@@ -446,15 +498,139 @@ impl<'a, N: Real, S: LaneShape<N> + Shape<N>> BatchQuery<'a, N, S> {
     }
 }
 
+/// A shape the batch functions accept ([`ray_cast_batch`],
+/// [`par_ray_cast_batch`](crate::par_ray_cast_batch), [`ray_cast_slice`]):
+/// every primitive, cast eight (`f32`) or four (`f64`) rays at a time on
+/// its lane kernel ([`ray_cast_rows_on_lanes`]), and [`HeightField`], one
+/// ray at a time (a grid walk takes a different path per ray; the batch
+/// gives it the columns and the threads, not SIMD).
+///
+/// A custom shape with a [`LaneShape`] kernel joins in one line:
+///
+/// ```
+/// # use geom::prelude::*;
+/// # use geom::{LaneHit, LaneProjection, Lane};
+/// use geom::batch::{BatchReal, BatchShape, HitRows, RayRows, ray_cast_rows_on_lanes};
+/// # #[derive(Debug)]
+/// # struct Ball(Sphere<f32>);
+/// # impl Shape<f32> for Ball {
+/// #     fn kind(&self) -> ShapeKind { ShapeKind::Custom(1) }
+/// #     fn is_convex(&self) -> bool { true }
+/// #     fn support_local(&self, d: &Vector3<f32>) -> Option<Point3<f32>> { self.0.support_local(d) }
+/// #     fn local_aabb(&self) -> Aabb<f32> { self.0.local_aabb() }
+/// #     fn ray_cast_local(&self, ray: &Ray<f32>, max_t: f32, solid: bool) -> Option<RayHit<f32>> { self.0.ray_cast_local(ray, max_t, solid) }
+/// #     fn closest_point_local(&self, p: &Point3<f32>, solid: bool) -> Option<PointProjection<f32>> { self.0.closest_point_local(p, solid) }
+/// # }
+/// # impl LaneShape<f32> for Ball {
+/// #     fn ray_cast_lanes<T: Lane<Element = f32>>(&self, ray: &Ray<T>, max_t: T, solid: bool) -> LaneHit<T> { self.0.ray_cast_lanes(ray, max_t, solid) }
+/// #     fn project_point_lanes<T: Lane<Element = f32>>(&self, p: &Point3<T>) -> LaneProjection<T> { self.0.project_point_lanes(p) }
+/// # }
+/// impl BatchShape<f32> for Ball {
+///     fn ray_cast_rows(&self, pose: &Isometry3<f32>, rays: RayRows<'_, f32>, max_t: f32, solid: bool, out: HitRows<'_, f32>) {
+///         ray_cast_rows_on_lanes::<<f32 as BatchReal>::Wide, _>(self, pose, rays, max_t, solid, out)
+///     }
+/// }
+/// ```
+pub trait BatchShape<N: BatchReal>: Shape<N> {
+    /// Casts every ray of `rays` against the shape at `pose` into the same
+    /// row of `out` (as long as `rays`): row `i` is
+    /// `self.ray_cast(pose, &rays.get(i), max_t, solid)`, bit for bit.
+    fn ray_cast_rows(
+        &self,
+        pose: &Isometry3<N>,
+        rays: RayRows<'_, N>,
+        max_t: N,
+        solid: bool,
+        out: HitRows<'_, N>,
+    );
+}
+
+/// [`BatchShape::ray_cast_rows`] for a shape with a lane kernel, on the
+/// lane pack `T`: the rays go through the pose and the kernel a pack at a
+/// time (whole packs first, then the tail padded with zero rays whose
+/// answers are dropped).
+///
+/// # Panics
+/// When `out` is not as long as `rays`.
+pub fn ray_cast_rows_on_lanes<T, S>(
+    shape: &S,
+    pose: &Isometry3<T::Element>,
+    rays: RayRows<'_, T::Element>,
+    max_t: T::Element,
+    solid: bool,
+    out: HitRows<'_, T::Element>,
+) where
+    T: Pack,
+    S: LaneShape<T::Element> + Shape<T::Element>,
+{
+    assert_eq!(rays.len(), out.len(), "one answer row per ray");
+    BatchQuery::new(shape, pose, max_t, solid).cast_columns::<T>(rays, out);
+}
+
+/// Implements [`BatchShape`] on the lane kernel for each primitive.
+macro_rules! batch_on_lanes {
+    ($($shape:ident),+) => {
+        $(
+            impl<N: BatchReal> BatchShape<N> for $shape<N> {
+                fn ray_cast_rows(
+                    &self,
+                    pose: &Isometry3<N>,
+                    rays: RayRows<'_, N>,
+                    max_t: N,
+                    solid: bool,
+                    out: HitRows<'_, N>,
+                ) {
+                    ray_cast_rows_on_lanes::<N::Wide, Self>(self, pose, rays, max_t, solid, out);
+                }
+            }
+        )+
+    };
+}
+
+batch_on_lanes!(
+    Sphere, Capsule, Cylinder, Cone, Ellipsoid, Cuboid, HalfSpace, Triangle, Segment
+);
+
+impl<N: BatchReal> BatchShape<N> for HeightField<N> {
+    /// One [`Shape::ray_cast`] per row (the terrain's grid walk).
+    fn ray_cast_rows(
+        &self,
+        pose: &Isometry3<N>,
+        rays: RayRows<'_, N>,
+        max_t: N,
+        solid: bool,
+        mut out: HitRows<'_, N>,
+    ) {
+        assert_eq!(rays.len(), out.len(), "one answer row per ray");
+        for i in 0..rays.len() {
+            out.set(i, self.ray_cast(pose, &rays.get(i), max_t, solid));
+        }
+    }
+}
+
 /// Casts every ray of `rays` against `shape` at `pose` into `out` (resized
-/// to `rays.len()`, its memory reused), on the lane pack `N::Wide`
-/// (`WideF32x8` for `f32`, `WideF64x4` for `f64`).
+/// to `rays.len()`, its memory reused): primitives on the lane pack
+/// `N::Wide` (`WideF32x8` for `f32`, `WideF64x4` for `f64`), heightfields
+/// one ray at a time (see [`BatchShape`]).
 ///
 /// Row `i` of `out` equals `shape.ray_cast(pose, &rays.get(i), max_t,
 /// solid)` bit for bit, misses, inside origins and the tail included, for
 /// every shape whose `ray_cast_local` is its lane kernel's answer (every
 /// primitive; a [`Segment`](geom_prims::Segment)'s trait call relabels the
 /// kernel's `Face(0)` as `Edge(0)`, the batch keeps the kernel's label).
+///
+/// ```
+/// use geom::prelude::*;
+/// use geom::batch::{HitBatch, RayBatch, ray_cast_batch};
+///
+/// let field = HeightField::new(Point3::new(-2.0, 0.0, -2.0), [1.0, 1.0], 5, 5, vec![0.0f32; 25]);
+/// let rays: RayBatch<f32> = (0..100)
+///     .map(|k| Ray::new(Point3::new(-1.5 + 0.03 * k as f32, 3.0, 0.25), -Vector3::y()))
+///     .collect();
+/// let mut hits = HitBatch::new();
+/// ray_cast_batch(&field, &Isometry3::identity(), &rays, f32::MAX, true, &mut hits);
+/// assert!(hits.iter().all(|hit| hit.is_some_and(|h| h.t == 3.0)));
+/// ```
 pub fn ray_cast_batch<N, S>(
     shape: &S,
     pose: &Isometry3<N>,
@@ -464,13 +640,14 @@ pub fn ray_cast_batch<N, S>(
     out: &mut HitBatch<N>,
 ) where
     N: BatchReal,
-    S: LaneShape<N> + Shape<N>,
+    S: BatchShape<N> + ?Sized,
 {
-    ray_cast_batch_lanes::<N::Wide, S>(shape, pose, rays, max_t, solid, out);
+    out.resize(rays.len());
+    shape.ray_cast_rows(pose, rays.rows(), max_t, solid, out.rows_mut());
 }
 
 /// [`ray_cast_batch`] on a chosen lane pack `T` (for example `WideF32x4`
-/// on a machine without AVX).
+/// on a machine without AVX), for shapes with a lane kernel.
 pub fn ray_cast_batch_lanes<T, S>(
     shape: &S,
     pose: &Isometry3<T::Element>,
@@ -483,7 +660,7 @@ pub fn ray_cast_batch_lanes<T, S>(
     S: LaneShape<T::Element> + Shape<T::Element>,
 {
     out.resize(rays.len());
-    BatchQuery::new(shape, pose, max_t, solid).cast_columns::<T>(rays.columns(), out.columns_mut());
+    ray_cast_rows_on_lanes::<T, S>(shape, pose, rays.rows(), max_t, solid, out.rows_mut());
 }
 
 /// [`ray_cast_batch`] for a slice of rays, one answer per ray (allocates
@@ -498,7 +675,7 @@ pub fn ray_cast_slice<N, S>(
 ) -> Vec<Option<RayHit<N>>>
 where
     N: BatchReal,
-    S: LaneShape<N> + Shape<N>,
+    S: BatchShape<N> + ?Sized,
 {
     let mut out = HitBatch::with_capacity(rays.len());
     ray_cast_batch(shape, pose, &RayBatch::from_rays(rays), max_t, solid, &mut out);

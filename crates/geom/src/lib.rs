@@ -24,15 +24,40 @@ pub mod packet;
 #[cfg(feature = "parallel")]
 pub mod parallel;
 
-pub use batch::{BatchReal, HitBatch, Pack, RayBatch, ray_cast_batch, ray_cast_batch_lanes, ray_cast_slice};
+pub use batch::{
+    BatchReal, BatchShape, HitBatch, HitRows, Pack, RayBatch, RayRows, ray_cast_batch, ray_cast_batch_lanes,
+    ray_cast_rows_on_lanes, ray_cast_slice,
+};
 pub use dispatcher::default_dispatcher;
 pub use packet::{CapsulePacket, Centered, CuboidPacket, SpherePacket};
 #[cfg(feature = "parallel")]
 pub use parallel::par_ray_cast_batch;
 
-pub use geom_core as core;
+/// The foundation crate `geom-core` (scalar traits, rays, boxes, the
+/// [`Shape`] trait, distance routines, contact types, the dispatch table).
+/// Named `base` rather than `core` so that `use geom::*` leaves the
+/// standard library's `core` alone.
+pub use geom_core as base;
+/// The primitive shapes and their pair routines (`geom-prims`).
 pub use geom_prims as prims;
+/// Heightfield terrains and the character controller (`geom-terrain`).
 pub use geom_terrain as terrain;
+
+/// glam, for the conversions feature `glam` enables: `glam::Vec3` ⇄
+/// `Vector3<f32>` / `Point3<f32>`, `glam::Quat` ⇄ `UnitQuaternion<f32>`,
+/// the `f64` types alike, with [`From`] both ways.
+#[cfg(feature = "glam")]
+pub use glam;
+/// mint, for the conversions feature `mint` enables (`mint::Vector3`,
+/// `mint::Point3`, `mint::Quaternion` ⇄ nalgebra's types, with [`From`]).
+#[cfg(feature = "mint")]
+pub use mint;
+/// The linear-algebra crate every geom type is built on (vectors, points,
+/// poses): use this one so that the versions match.
+pub use nalgebra;
+/// The SIMD lane types (`WideF32x4`, `WideF32x8`, `WideF64x4`) the lane
+/// kernels run on.
+pub use simba;
 
 pub use geom_core::{
     Aabb, FeatureId, GeomError, Lane, LaneHit, LaneProjection, LaneShape, PointProjection, Ray, RayHit, Real,

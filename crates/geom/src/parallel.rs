@@ -1,9 +1,8 @@
 //! [`ray_cast_batch`](crate::batch::ray_cast_batch) on every core (rayon).
 
-use geom_core::{LaneShape, Shape};
 use nalgebra::Isometry3;
 
-use crate::batch::{BatchQuery, BatchReal, HitBatch, HitColumns, Pack, RayBatch, RayColumns};
+use crate::batch::{BatchReal, BatchShape, HitBatch, HitRows, RayBatch, RayRows};
 
 /// Rays per task: big enough that a task runs for tens of microseconds
 /// (rayon's split and steal cost about a microsecond), small enough that
@@ -22,34 +21,51 @@ pub fn par_ray_cast_batch<N, S>(
     out: &mut HitBatch<N>,
 ) where
     N: BatchReal,
-    S: LaneShape<N> + Shape<N>,
+    S: BatchShape<N> + Sync + ?Sized,
 {
     out.resize(rays.len());
-    let query = BatchQuery::new(shape, pose, max_t, solid);
-    cast_split::<N::Wide, S>(&query, rays.columns(), out.columns_mut());
+    let query = Query {
+        shape,
+        pose,
+        max_t,
+        solid,
+    };
+    cast_split(&query, rays.rows(), out.rows_mut());
+}
+
+/// What every task casts against.
+struct Query<'a, N: BatchReal, S: ?Sized> {
+    shape: &'a S,
+    pose: &'a Isometry3<N>,
+    max_t: N,
+    solid: bool,
 }
 
 /// Halves the range until it fits in one task (rayon's join: no
 /// allocation, and idle threads steal the other half).
-fn cast_split<T, S>(
-    query: &BatchQuery<'_, T::Element, S>,
-    rays: RayColumns<'_, T::Element>,
-    out: HitColumns<'_, T::Element>,
-) where
-    T: Pack,
-    S: LaneShape<T::Element> + Shape<T::Element>,
+fn cast_split<N, S>(query: &Query<'_, N, S>, rays: RayRows<'_, N>, out: HitRows<'_, N>)
+where
+    N: BatchReal,
+    S: BatchShape<N> + Sync + ?Sized,
 {
     let len = rays.len();
     if len <= RAYS_PER_TASK {
-        query.cast_columns::<T>(rays, out);
+        let Query {
+            shape,
+            pose,
+            max_t,
+            solid,
+        } = *query;
+        shape.ray_cast_rows(pose, rays, max_t, solid, out);
         return;
     }
-    // Whole packs on the left, so only the last task has a tail.
-    let mid = (len / 2).next_multiple_of(T::LANES);
+    // Whole packs of the widest lanes on the left, so only the last task
+    // has a tail.
+    let mid = (len / 2).next_multiple_of(8);
     let (rays_low, rays_high) = rays.split_at(mid);
     let (out_low, out_high) = out.split_at(mid);
     rayon::join(
-        || cast_split::<T, S>(query, rays_low, out_low),
-        || cast_split::<T, S>(query, rays_high, out_high),
+        || cast_split(query, rays_low, out_low),
+        || cast_split(query, rays_high, out_high),
     );
 }

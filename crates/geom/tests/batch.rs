@@ -1,10 +1,12 @@
 //! The batch, packet and parallel ray casts against the scalar trait call,
 //! bit for bit.
 
-use geom::batch::{BatchReal, HitBatch, RayBatch, ray_cast_batch, ray_cast_batch_lanes, ray_cast_slice};
+use geom::Real;
+use geom::batch::{
+    BatchReal, BatchShape, HitBatch, RayBatch, ray_cast_batch, ray_cast_batch_lanes, ray_cast_slice,
+};
 use geom::packet::{CapsulePacket, CuboidPacket, SpherePacket};
 use geom::prelude::*;
-use geom::{LaneShape, Real};
 use nalgebra::Quaternion;
 use simba::simd::{WideF32x4, WideF32x8, WideF64x4};
 
@@ -102,7 +104,7 @@ fn poses<N: Real>(center: Point3<f64>) -> Vec<Isometry3<N>> {
 }
 
 /// 10⁵ rays through the batch and through the trait, in `N`'s precision.
-fn check_batch_equals_scalar<N: BatchReal, S: LaneShape<N> + Shape<N>>(shape: &S, name: &str) {
+fn check_batch_equals_scalar<N: BatchReal, S: BatchShape<N>>(shape: &S, name: &str) {
     let center = Point3::new(3.0, -2.0, 1.5);
     let mut rng = Rng::new(name.len() as u64 * 31 + 7);
     let mut out = HitBatch::new();
@@ -166,6 +168,27 @@ fn check_every_shape<N: BatchReal>() {
         &Triangle::new(p(-1.5, 0.0, -1.0), p(1.5, 0.3, -1.0), p(0.0, -0.2, 1.5)),
         "triangle",
     );
+    check_batch_equals_scalar(&terrain::<N>(), "heightfield");
+}
+
+/// A bumpy 9 × 9 terrain over [−2, 2]², one flipped cell and one hole.
+fn terrain<N: Real>() -> HeightField<N> {
+    let heights = (0..81)
+        .map(|k| {
+            let (i, j) = ((k / 9) as f64, (k % 9) as f64);
+            convert::<N>(0.4 * (1.3 * i).sin() * (0.9 * j + 0.4).cos())
+        })
+        .collect();
+    let mut desc = HeightFieldDesc::new(
+        Point3::new(-2.0, 0.0, -2.0).map(convert),
+        [convert(0.5); 2],
+        9,
+        9,
+        heights,
+    );
+    desc.flipped_cells = vec![10];
+    desc.hole_cells = vec![40];
+    HeightField::try_from_desc(desc).unwrap()
 }
 
 #[test]
@@ -344,6 +367,32 @@ fn parallel_is_independent_of_the_thread_count() {
             parallel.iter().zip(single.iter()).all(|(a, b)| same_bits(&a, &b)),
             "{threads} threads"
         );
+    }
+}
+
+#[cfg(feature = "parallel")]
+#[test]
+fn parallel_heightfield_batches_equal_the_trait_calls() {
+    use geom::parallel::par_ray_cast_batch;
+    let field = terrain::<f32>();
+    let mut rng = Rng::new(8);
+    for pose in poses::<f32>(Point3::new(1.0, 2.0, 3.0)) {
+        let placed = pose.translation.vector.map(f64::from);
+        let rays = random_rays::<f32>(&mut rng, Point3::from(placed), 2.0, 40_003);
+        let batch = RayBatch::from_rays(&rays);
+        let mut out = HitBatch::new();
+        par_ray_cast_batch(&field, &pose, &batch, f32::INFINITY, true, &mut out);
+        let mut hits = 0;
+        for (i, ray) in rays.iter().enumerate() {
+            let scalar = field.ray_cast(&pose, ray, f32::INFINITY, true);
+            assert!(
+                same_bits(&scalar, &out.get(i)),
+                "ray {i}: {:?} vs {scalar:?}",
+                out.get(i)
+            );
+            hits += usize::from(scalar.is_some());
+        }
+        assert!(hits > rays.len() / 5, "{hits} hits");
     }
 }
 

@@ -5,7 +5,7 @@
 
 use geom::prelude::*;
 
-fn table() -> geom::core::dispatch::DispatchTable<f64> {
+fn table() -> geom::base::dispatch::DispatchTable<f64> {
     geom::default_dispatcher::<f64>()
 }
 
@@ -452,7 +452,7 @@ fn f32_box_pairs_keep_the_closest_pair_and_the_least_depth() {
     };
     let mut distance = f64::INFINITY;
     for k in 0..8 {
-        let (on_triangle, _) = geom::core::distance::closest_point_on_triangle(
+        let (on_triangle, _) = geom::base::distance::closest_point_on_triangle(
             &corner(k),
             &triangle[0],
             &triangle[1],
@@ -462,7 +462,7 @@ fn f32_box_pairs_keep_the_closest_pair_and_the_least_depth() {
         for j in 0..3 {
             if k.count_ones() < (k ^ (1 << j)).count_ones() {
                 for i in 0..3 {
-                    let closest = geom::core::distance::closest_points_segment_segment(
+                    let closest = geom::base::distance::closest_points_segment_segment(
                         &corner(k),
                         &corner(k ^ (1 << j)),
                         &triangle[i],
@@ -914,7 +914,7 @@ fn pose_f64(pose: &Isometry3<f32>) -> Isometry3<f64> {
     let q = pose.rotation.quaternion();
     Isometry3::from_parts(
         Translation3::from(pose.translation.vector.map(f64::from)),
-        UnitQuaternion::new_unchecked(geom::core::nalgebra::Quaternion::new(
+        UnitQuaternion::new_unchecked(geom::nalgebra::Quaternion::new(
             f64::from(q.w),
             f64::from(q.i),
             f64::from(q.j),
@@ -940,7 +940,7 @@ fn assert_f32_agrees_with_f64(f32_answer: (Vector3<f64>, f64), f64_answer: (Vect
 
 /// The same pair built at `f32` and at `f64` from `f32`-exact numbers.
 fn triangle_and_capsule<N: geom::Real>() -> (Triangle<N>, Capsule<N>, Isometry3<N>) {
-    let s = |x: f32| geom::core::nalgebra::convert::<f64, N>(f64::from(x));
+    let s = |x: f32| geom::nalgebra::convert::<f64, N>(f64::from(x));
     let p = |x: f32, y: f32, z: f32| Point3::new(s(x), s(y), s(z));
     let triangle = Triangle::new(
         p(-38528.47, 101010.57, -112364.914),
@@ -952,7 +952,7 @@ fn triangle_and_capsule<N: geom::Real>() -> (Triangle<N>, Capsule<N>, Isometry3<
         p(0.258617, 0.589602, 0.474854),
         s(0.4),
     );
-    let rotation = UnitQuaternion::from_quaternion(geom::core::nalgebra::Quaternion::new(
+    let rotation = UnitQuaternion::from_quaternion(geom::nalgebra::Quaternion::new(
         s(0.453344),
         s(-0.744631),
         s(-0.293056),
@@ -998,7 +998,7 @@ fn posed_pairs_far_from_the_origin_get_normals_of_their_size() {
     let capsule32 = Capsule::from_points(Point3::new(0.0f32, -0.8, 0.0), Point3::new(0.0, 0.8, 0.0), 0.3);
     let capsule64 = Capsule::from_points(Point3::new(0.0f64, -0.8, 0.0), Point3::new(0.0, 0.8, 0.0), 0.3);
     let rotation = |axis: Vector3<f32>, angle: f32| {
-        UnitQuaternion::from_axis_angle(&geom::core::nalgebra::Unit::new_normalize(axis), angle)
+        UnitQuaternion::from_axis_angle(&geom::nalgebra::Unit::new_normalize(axis), angle)
     };
     let pose_a32 = Isometry3::from_parts(
         Translation3::new(100000.25f32, -70000.5, 40000.125),
@@ -1037,7 +1037,7 @@ fn a_world_capsule_far_from_the_origin_against_a_posed_box_keeps_its_normal() {
         0.3,
     );
     let rotation = UnitQuaternion::from_axis_angle(
-        &geom::core::nalgebra::Unit::new_normalize(Vector3::new(0.3f32, 1.0, 0.2)),
+        &geom::nalgebra::Unit::new_normalize(Vector3::new(0.3f32, 1.0, 0.2)),
         0.7,
     );
     let pose32 = Isometry3::from_parts(Translation3::new(100000.5f32, -69999.75, 40000.5), rotation);

@@ -2,7 +2,7 @@
 //! every number exactly representable in `f32`, so `f32`, `f64` and the
 //! double-double reference see the same geometry.
 
-use geom::core::nalgebra::{Quaternion, Unit};
+use geom::nalgebra::{Quaternion, Unit};
 use geom::prelude::*;
 use geom::{Capsule, Cone, Cuboid, Cylinder, DoubleDouble, Ellipsoid, HalfSpace, Segment, Triangle};
 
@@ -153,7 +153,7 @@ fn pose<N: Real>(center: &Point3<f64>, q: [f64; 4]) -> Isometry3<N> {
 }
 
 fn nalgebra_convert<N: Real>(x: f64) -> N {
-    geom::core::nalgebra::convert::<f64, N>(x)
+    geom::nalgebra::convert::<f64, N>(x)
 }
 
 impl World {
@@ -239,7 +239,7 @@ impl World {
             World::Capsule(a, b, _)
             | World::Cylinder(a, b, _)
             | World::Cone(a, b, _)
-            | World::Segment(a, b) => geom::core::nalgebra::center(a, b),
+            | World::Segment(a, b) => geom::nalgebra::center(a, b),
             World::HalfSpace(n, d) => Point3::from(n * (*d / n.norm_squared())),
             World::Triangle(a, b, c) => Point3::from((a.coords + b.coords + c.coords) / 3.0),
             World::Posed(local, c, q) => pose::<f64>(c, *q) * local.center(),

@@ -25,7 +25,7 @@
 //! `b` moves by 4 f32 ulps along an axis.
 
 use geom::DispatchTable;
-use geom::core::nalgebra::{Point3, Vector3};
+use geom::nalgebra::{Point3, Vector3};
 use geom::prelude::*;
 
 use super::cases::{Rng, World, f32x};
@@ -127,7 +127,7 @@ impl Answer {
 /// The contact of `case` at precision `N`; `None` when there is none (or
 /// the table refused the query, which no built-in pair does on these
 /// inputs).
-fn contact<N: Real + geom::core::simba::scalar::SubsetOf<Dd>>(
+fn contact<N: Real + geom::simba::scalar::SubsetOf<Dd>>(
     table: &DispatchTable<N>,
     case: &ContactCase,
     margin: f64,
@@ -135,7 +135,7 @@ fn contact<N: Real + geom::core::simba::scalar::SubsetOf<Dd>>(
     let (a, pose_a) = case.a.build::<N>();
     let (b, pose_b) = case.b.build::<N>();
     let mut out = ContactManifolds::new();
-    let margin = geom::core::nalgebra::convert::<f64, N>(margin);
+    let margin = geom::nalgebra::convert::<f64, N>(margin);
     table.contact(&*a, &pose_a, &*b, &pose_b, margin, &mut out).ok()?;
     let points: Vec<_> = out
         .points()

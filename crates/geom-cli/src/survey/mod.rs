@@ -13,9 +13,9 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use geom::DoubleDouble;
-use geom::core::nalgebra::{self, Point3, RealField, Vector3};
-use geom::core::simba::scalar::SubsetOf;
+use geom::nalgebra::{self, Point3, RealField, Vector3};
 use geom::prelude::*;
+use geom::simba::scalar::SubsetOf;
 
 use crate::args::{Arguments, UsageError};
 use cases::{ClosestCase, RayCase, World};

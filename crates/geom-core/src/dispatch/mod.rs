@@ -45,6 +45,7 @@ use crate::scalar::{Real, lit};
 use crate::shape::{BUILTIN_KINDS, Shape, ShapeKind};
 
 /// The answer of a closest-points query with a distance limit.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ClosestPoints<N: Real> {
     /// The shapes overlap or touch.

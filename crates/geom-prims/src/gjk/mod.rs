@@ -29,12 +29,14 @@
 
 mod closest;
 mod epa;
+mod ray;
 mod refine;
 mod simplex;
 mod support;
 
 pub use closest::{GJK_MAX_ITERATIONS, TOUCHING_EPSILONS, gjk_relative_tolerance};
 pub use epa::{EPA_MAX_FACES, EPA_MAX_ITERATIONS, epa_relative_tolerance};
+pub use ray::{SupportRayHit, ray_cast_support};
 
 use geom_core::{
     ClosestPoints, ContactManifolds, ContactPoint, DispatchTable, FeatureId, GeomError, Real, Shape,

@@ -212,3 +212,95 @@ fn a_box_over_a_convex_ridge_gets_the_ridge_normal_and_a_sphere_routine_is_kept(
     assert!(normal.angle(&Vector3::y()) < 1e-12);
     assert!((point.depth - 0.1).abs() < 1e-12);
 }
+
+/// Directions spread over the unit sphere (a Fibonacci lattice).
+fn sphere_directions(count: usize) -> Vec<Vector3<f64>> {
+    let golden = std::f64::consts::PI * (3.0 - 5f64.sqrt());
+    (0..count)
+        .map(|k| {
+            let y = 1.0 - 2.0 * (k as f64 + 0.5) / count as f64;
+            let ring = (1.0 - y * y).sqrt();
+            let angle = golden * k as f64;
+            Vector3::new(ring * angle.cos(), y, ring * angle.sin())
+        })
+        .collect()
+}
+
+/// Found by placing a tilted barrel on rolling ground: a convex shape
+/// whose lowest point along a triangle's normal lies beyond that triangle
+/// (over lower ground) while its other end dips into the triangle got no
+/// contact from that triangle — a shape sunk into the terrain was reported
+/// apart. Oracle, independent of the contact code: the shape's boundary
+/// sampled by support points in 600 directions; a sample below the
+/// surface (`surface_y_at`) by more than 10⁻³ means the shape meets the
+/// solid, and the contact must then be deeper than zero. (Not deeper than
+/// the sample's depth below its triangle's plane: next to a ridge the push
+/// out over the ridge may be the shorter one.)
+#[test]
+#[ignore = "open bug: the face branch reports nothing for a triangle when the shape's support feature along -n lies beside it; the fix (a support ray cast for the deepest point over the triangle) breaks two rim and sweep tests still to reconcile"]
+fn shapes_sunk_into_rolling_ground_always_get_a_contact() {
+    let rows = 25;
+    let height =
+        |x: f64, z: f64| 0.6 * (0.9 * x).sin() * (0.7 * z + 0.3).cos() + 0.25 * (1.7 * x + 1.1 * z).sin();
+    let heights = (0..rows * rows)
+        .map(|k| height(0.5 * (k / rows) as f64, 0.5 * (k % rows) as f64))
+        .collect();
+    let mut desc = HeightFieldDesc::new(Point3::origin(), [0.5, 0.5], rows, rows, heights);
+    desc.flipped_cells = (0..(rows - 1) * (rows - 1)).filter(|c| c % 5 == 2).collect();
+    let field = HeightField::try_from_desc(desc).unwrap();
+    let table = table();
+    let directions = sphere_directions(600);
+    let mut shapes = shapes();
+    shapes.push(Box::new(Cylinder::from_points(
+        Point3::new(0.0, 0.0, -0.9),
+        Point3::new(0.0, 0.0, 0.9),
+        0.35,
+    )));
+    shapes.push(Box::new(Cuboid::new(Vector3::new(1.2, 0.2, 0.3))));
+    let mut rng = TestRng::new(41);
+    let (mut sunk, mut checked) = (0, 0);
+    for round in 0..400 {
+        let shape = &shapes[round % shapes.len()];
+        let rotation = UnitQuaternion::from_axis_angle(
+            &nalgebra::Unit::new_normalize(Vector3::new(
+                rng.range(-1.0, 1.0),
+                rng.range(-1.0, 1.0),
+                rng.range(-1.0, 1.0),
+            )),
+            rng.range(0.0, std::f64::consts::PI),
+        );
+        let (x, z) = (rng.range(2.5, 9.5), rng.range(2.5, 9.5));
+        let y = field.surface_y_at(x, z).unwrap() + rng.range(-0.3, 0.6);
+        let pose = Isometry3::from_parts(Translation3::new(x, y, z), rotation);
+        let below = directions
+            .iter()
+            .filter_map(|d| shape.support(&pose, d))
+            .filter_map(|p| field.surface_y_at(p.x, p.z).map(|s| s - p.y))
+            .fold(f64::NEG_INFINITY, f64::max);
+        let mut out = ContactManifolds::new();
+        table
+            .contact(
+                &field,
+                &Isometry3::identity(),
+                shape.as_ref(),
+                &pose,
+                0.0,
+                &mut out,
+            )
+            .unwrap();
+        let deepest = out
+            .points()
+            .map(|(_, p)| p.depth)
+            .fold(f64::NEG_INFINITY, f64::max);
+        checked += 1;
+        if below > 1e-3 {
+            sunk += 1;
+            assert!(
+                deepest > 0.0,
+                "round {round} ({:?}): a point {below} below the surface, deepest contact {deepest}",
+                shape.kind()
+            );
+        }
+    }
+    assert!(sunk > checked / 4, "{sunk} of {checked} sunk");
+}

@@ -12,7 +12,7 @@
 //! nothing tunnels at these speeds); an overlapping one is pushed apart by
 //! a fraction of its depth beyond a small slop (Baumgarte).
 
-use geom::core::nalgebra::Matrix3;
+use geom::nalgebra::Matrix3;
 use geom::prelude::*;
 
 /// One moving body: a shape, its pose and velocities, and mass properties
