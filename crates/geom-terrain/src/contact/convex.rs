@@ -153,6 +153,9 @@ fn triangle_candidates<N: Real>(
             },
         }));
     }
+    // Whether the shape reaches the triangle itself (within the margin):
+    // only then can it dip into it beside its support feature.
+    let meets_triangle = scratch.len() > first;
     scratch.truncate(first);
     if over_ridge {
         return Ok(());
@@ -178,6 +181,7 @@ fn triangle_candidates<N: Real>(
         local_pose,
         face_depth,
         margin,
+        meets_triangle,
         candidates,
     );
     Ok(())
@@ -186,7 +190,10 @@ fn triangle_candidates<N: Real>(
 /// The contacts up through the face: the shape's feature most aligned with
 /// `−face_normal`, clipped to the triangle seen along the face normal,
 /// each point with its depth below the face's plane (`face_depth` is the
-/// deepest, the shape's support point's).
+/// deepest, the shape's support point's). When that feature lies beside
+/// the triangle and the shape `meets_triangle` (the triangle routine found
+/// a contact within the margin), the deepest point over the triangle
+/// instead ([`deepest_over_triangle`]).
 #[allow(clippy::too_many_arguments)]
 fn push_face_contacts<N: Real>(
     id: TriangleId,
@@ -196,12 +203,14 @@ fn push_face_contacts<N: Real>(
     local_pose: &Isometry3<N>,
     face_depth: N,
     margin: N,
+    meets_triangle: bool,
     candidates: &mut Vec<ContactCandidate<N>>,
 ) {
     let Some(on_shape) = shape.support_feature(local_pose, &-face_normal, N::one()) else {
         return;
     };
     let face = SupportFeature::face([triangle.a, triangle.b, triangle.c], *face_normal);
+    let before = candidates.len();
     geom_prims::contact::feature_contacts(&face, &on_shape, face_normal, face_depth, margin, |point| {
         candidates.push(ContactCandidate {
             normal: *face_normal,
@@ -211,6 +220,86 @@ fn push_face_contacts<N: Real>(
             },
         })
     });
+    // Nothing clipped: the support feature lies beside the triangle. When
+    // the shape still dips into the triangle less deep than its support
+    // (over lower ground beside), that is this triangle's contact; at the
+    // support's own depth (a flat cap over a small triangle) the
+    // neighbours under the feature report it.
+    if candidates.len() == before
+        && meets_triangle
+        && let Some(point) = deepest_over_triangle(triangle, face_normal, shape, local_pose, margin)
+        && point.depth < face_depth - beside_tolerance(triangle, shape, local_pose)
+    {
+        candidates.push(ContactCandidate {
+            normal: *face_normal,
+            point: ContactPoint {
+                feature_a: FeatureId::Face(id.0),
+                ..point
+            },
+        });
+    }
+}
+
+/// How much shallower than the support's depth the deepest point over a
+/// triangle must be to count as beside it: `√ε` of the pair's size, well
+/// above the support ray cast's convergence (`√ε / 256` of it).
+fn beside_tolerance<N: Real>(triangle: &Triangle<N>, shape: &dyn Shape<N>, local_pose: &Isometry3<N>) -> N {
+    let shape_box = shape.aabb(local_pose);
+    let size = (shape_box.maxs - shape_box.mins)
+        .amax()
+        .max((triangle.b - triangle.a).amax())
+        .max((triangle.c - triangle.a).amax());
+    N::default_epsilon().sqrt() * size
+}
+
+/// The shape's point deepest below the triangle's plane among those
+/// straight above or below the triangle (in its vertical prism, the
+/// column of solid it stands for), when the shape's support feature along
+/// `−n` lies beside the triangle (over lower ground) while the shape still
+/// dips into it. Depth along the face normal is `n_y` times the depth
+/// straight down, so the deepest point is the far end of the vertical
+/// line `d·ŷ` through the Minkowski difference triangle − shape: a ray
+/// cast against its support function from above it
+/// ([`ray_cast_support`](geom_prims::gjk::ray_cast_support)). `None` when
+/// the shape is not over the triangle or stays more than `margin` above
+/// its plane.
+fn deepest_over_triangle<N: Real>(
+    triangle: &Triangle<N>,
+    n: &Vector3<N>,
+    shape: &dyn Shape<N>,
+    local_pose: &Isometry3<N>,
+    margin: N,
+) -> Option<ContactPoint<N>> {
+    let corners = [triangle.a, triangle.b, triangle.c];
+    let triangle_support = |d: &Vector3<N>| {
+        corners
+            .into_iter()
+            .reduce(|best, p| {
+                if p.coords.dot(d) > best.coords.dot(d) {
+                    p
+                } else {
+                    best
+                }
+            })
+            .expect("three corners")
+    };
+    let support = |d: &Vector3<N>| Some([triangle_support(d), shape.support(local_pose, &-d)?]);
+    let up = Vector3::y();
+    // From above the difference's extent along y, down to where the depth
+    // along `n` reaches `−margin`.
+    let [top, bottom] = support(&up)?;
+    let start = top.y - bottom.y + N::one();
+    let reach = start + margin / n.y.max(nalgebra::convert(1e-3));
+    let hit = geom_prims::gjk::ray_cast_support(support, &Point3::from(up * start), &-up, reach)?;
+    let [on_triangle, on_shape] = hit.points;
+    let depth = n.dot(&(on_triangle - on_shape));
+    (depth >= -margin).then(|| ContactPoint {
+        point_a: on_shape + n * depth,
+        point_b: on_shape,
+        depth,
+        feature_a: FeatureId::Unknown,
+        feature_b: FeatureId::Unknown,
+    })
 }
 
 /// The push out sideways through a boundary wall of the triangle (the
