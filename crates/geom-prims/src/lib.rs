@@ -13,6 +13,7 @@ pub mod basis;
 pub mod capsule;
 pub mod cone;
 pub mod contact;
+pub mod convex;
 pub mod cuboid;
 pub mod cylinder;
 pub mod ellipsoid;

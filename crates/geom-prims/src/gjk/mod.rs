@@ -677,3 +677,59 @@ pub fn convex_closest_points<N: Real>(
 pub fn install_convex_fallback<N: Real>(table: &mut DispatchTable<N>) {
     table.set_convex_fallback(convex_contact::<N>, convex_closest_points::<N>);
 }
+
+/// The point of a convex `shape` (at the identity) closest to `point`,
+/// and whether `point` is inside: GJK on the pair shape − point (a sphere
+/// of radius zero), EPA's deepest point when the point is inside. Support
+/// points only: unlike [`gjk_closest_points`] it never asks the shape for
+/// its own closest points, so a shape may answer
+/// [`Shape::closest_point_local`] with it
+/// ([`closest_point_by_support`](crate::convex::closest_point_by_support)).
+pub(crate) fn project_point_by_support<N: Real>(
+    shape: &dyn Shape<N>,
+    point: &Point3<N>,
+) -> Option<(Point3<N>, bool)> {
+    let probe = crate::Sphere::new(N::zero());
+    let at = Isometry3::translation(point.x, point.y, point.z);
+    let pair = MinkowskiPair::new(shape, &Isometry3::identity(), &probe, &at).ok()?;
+    let world = pair.a_to_world();
+    match gjk_cores(&pair, N::max_value()?).ok()?.outcome {
+        CoreOutcome::Separated { point_a, .. } => Some((world.point_to_world(&point_a), false)),
+        CoreOutcome::Intersecting {
+            simplex,
+            len,
+            point_a,
+            point_b,
+            ..
+        } => {
+            // EPA's normal `n` is the way out; its polytope lies inside a
+            // curved shape, so the boundary point is where the ray from
+            // the point along `n` leaves the shape (a support ray cast
+            // back from beyond it), and the shape's normal there, taken
+            // as the new way out, refines it (for a smooth surface the
+            // closest point is where that normal points back at the point;
+            // each round shrinks the angle by about `1 − depth/radius`, and
+            // the distance's error is second order in the angle), up to
+            // eight rounds or until the normal stops turning.
+            let way_out = epa_cores(&pair, &simplex[..len], point_a, point_b).ok()?;
+            let mut normal = world.vector_to_world(&way_out.normal);
+            let reach = shape.local_aabb().origin_reach() + point.coords.norm();
+            let beyond = reach + reach + N::one();
+            let support = |d: &Vector3<N>| Some([shape.support_local(d)?, Point3::origin()]);
+            let mut boundary = world.point_to_world(&way_out.point_a);
+            for _ in 0..8 {
+                let far = point + normal * beyond;
+                let Some(exit) = ray::ray_cast_support(support, &far, &-normal, beyond) else {
+                    break;
+                };
+                boundary = far - normal * exit.t;
+                match try_unit(&exit.normal) {
+                    Some(next) if (next - normal).norm() > N::default_epsilon().sqrt() => normal = next,
+                    _ => break,
+                }
+            }
+            Some((boundary, true))
+        }
+        CoreOutcome::Beyond { .. } => None,
+    }
+}

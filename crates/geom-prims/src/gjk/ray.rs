@@ -67,7 +67,9 @@ pub fn ray_cast_support<N: Real>(
     let get = |d: &Vector3<N>| support(d).map(|[a, b]| Parts { a, b });
     let tolerance = super::gjk_relative_tolerance::<N>();
     let (mut t, mut x, mut normal) = (N::zero(), origin.coords, Vector3::zeros());
-    let first = get(&-dir)?;
+    // Any point of the set starts the descent (a zero `dir` has no
+    // support of its own).
+    let first = get(&-dir).or_else(|| get(&Vector3::x()))?;
     let mut v = x - first.difference();
     let mut simplex = [first; 4];
     let mut weights = [N::zero(); 4];
