@@ -616,7 +616,7 @@ impl<N: BatchReal> BatchShape<N> for HeightField<N> {
 /// Row `i` of `out` equals `shape.ray_cast(pose, &rays.get(i), max_t,
 /// solid)` bit for bit, misses, inside origins and the tail included, for
 /// every shape whose `ray_cast_local` is its lane kernel's answer (every
-/// primitive; a [`Segment`](geom_prims::Segment)'s trait call relabels the
+/// primitive; a [`Segment`]'s trait call relabels the
 /// kernel's `Face(0)` as `Edge(0)`, the batch keeps the kernel's label).
 ///
 /// ```

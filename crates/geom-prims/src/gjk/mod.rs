@@ -36,7 +36,7 @@ mod support;
 
 pub use closest::{GJK_MAX_ITERATIONS, TOUCHING_EPSILONS, gjk_relative_tolerance};
 pub use epa::{EPA_MAX_FACES, EPA_MAX_ITERATIONS, epa_relative_tolerance};
-pub use ray::{SupportRayHit, ray_cast_support};
+pub use ray::{SUPPORT_RAY_MAX_ITERATIONS, SupportRayHit, ray_cast_support};
 
 use geom_core::{
     ClosestPoints, ContactManifolds, ContactPoint, DispatchTable, FeatureId, GeomError, Real, Shape,

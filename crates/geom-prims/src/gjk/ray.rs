@@ -20,7 +20,7 @@ use super::simplex::closest_point_on_simplex;
 /// the surface by up to 2.6·10⁻⁸ (cylinder) and 2.7·10⁻⁷ (cone) of a
 /// unit size in `f64` (measured by the tests; 10⁻¹⁵ on spheres and
 /// ellipsoids, 6·10⁻¹² on boxes).
-const MAX_ITERATIONS: usize = 256;
+pub const SUPPORT_RAY_MAX_ITERATIONS: usize = 256;
 
 /// A support point of `A − B`: `a − b`, with its two parts.
 #[derive(Clone, Copy, Debug)]
@@ -56,7 +56,7 @@ pub struct SupportRayHit<N: Real> {
 ///
 /// Stops when the ray point is within `√ε / 256` (relative to the
 /// simplex's size) of the set, as GJK's distance does, or when the descent
-/// stalls at rounding; after [`MAX_ITERATIONS`] it answers the last
+/// stalls at rounding; after [`SUPPORT_RAY_MAX_ITERATIONS`] it answers the last
 /// estimate.
 pub fn ray_cast_support<N: Real>(
     support: impl Fn(&Vector3<N>) -> Option<[Point3<N>; 2]>,
@@ -75,7 +75,7 @@ pub fn ray_cast_support<N: Real>(
     let mut weights = [N::zero(); 4];
     let mut count = 0;
     let mut previous = N::max_value().unwrap_or_else(|| nalgebra::convert(f64::MAX));
-    for _ in 0..MAX_ITERATIONS {
+    for _ in 0..SUPPORT_RAY_MAX_ITERATIONS {
         let p = get(&v)?;
         let w = x - p.difference();
         let vw = v.dot(&w);
@@ -179,7 +179,7 @@ mod tests {
     /// Against each primitive's exact ray cast: hit or miss alike, the hit
     /// never past the exact one, within 10⁻⁶ of the surface and the
     /// witness within 10⁻⁶ of the hit point (the stalls on rims, see
-    /// [`MAX_ITERATIONS`]).
+    /// [`SUPPORT_RAY_MAX_ITERATIONS`]).
     #[test]
     fn support_ray_casts_match_the_exact_ray_casts() {
         let shapes: Vec<Box<dyn Shape<f64>>> = vec![
