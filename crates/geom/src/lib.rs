@@ -19,6 +19,7 @@
 //! | many rays against one shape | [`ray_cast_batch`], [`par_ray_cast_batch`] (feature `parallel`) | [`batch`], [`parallel`] |
 //! | one ray against eight shapes | [`SpherePacket`], [`CapsulePacket`], [`CuboidPacket`] | [`packet`] |
 //! | your own convex shape | implement [`Shape`] with [`prims::convex`]'s helpers; it collides through GJK/EPA | [`prims::convex`], [`prims::gjk`] |
+//! | the names and layouts you know from parry3d | [`from_parry3d`] | this crate |
 //! | your own shape kind with its own routines | [`ShapeKind::new_custom`], [`DispatchTable::register_contact`] | [`base::dispatch`] |
 //!
 //! # Conventions
@@ -127,6 +128,7 @@
 
 pub mod batch;
 mod dispatcher;
+pub mod from_parry3d;
 pub mod packet;
 #[cfg(feature = "parallel")]
 pub mod parallel;
