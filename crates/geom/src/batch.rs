@@ -7,6 +7,23 @@
 //! ([`PoseMatrix::ray_to_local`] and [`PoseMatrix::hit_to_world`]) and the
 //! shape's lane kernel is the one behind its scalar methods, so every batch
 //! answer equals the scalar trait call of the same precision bit for bit.
+//!
+//! ```
+//! use geom::prelude::*;
+//! use geom::{HitBatch, RayBatch};
+//!
+//! // 10⁴ rays down at a box, in columns; the answers reuse `hits`' memory.
+//! let cuboid = Cuboid::new(Vector3::new(1.0f32, 0.5, 1.0));
+//! let pose = Isometry3::translation(0.0, -2.0, 0.0);
+//! let rays: RayBatch<f32> = (0..10_000)
+//!     .map(|k| Ray::new(Point3::new((k % 100) as f32 * 0.03 - 1.5, 5.0, (k / 100) as f32 * 0.03 - 1.5), -Vector3::y()))
+//!     .collect();
+//! let mut hits = HitBatch::new();
+//! geom::ray_cast_batch(&cuboid, &pose, &rays, f32::MAX, true, &mut hits);
+//! let on_top = hits.iter().flatten().filter(|hit| hit.t == 6.5).count();
+//! assert_eq!(on_top, hits.hits().iter().filter(|&&hit| hit).count());
+//! assert!(on_top > 4000); // the rays over the box's top face (|x|, |z| <= 1)
+//! ```
 
 use geom_core::pose::RestartSphere;
 use geom_core::{FeatureId, Lane, LaneShape, PoseMatrix, Ray, RayHit, Real, Shape};

@@ -5,6 +5,19 @@
 //! Each lane runs the shape's own kernel on exactly the local ray the scalar
 //! trait call builds, so the nearest hit equals the best of the separate
 //! [`Shape::ray_cast`] calls bit for bit.
+//!
+//! ```
+//! use geom::prelude::*;
+//! use geom::SpherePacket;
+//! use geom::simba::simd::WideF32x8;
+//!
+//! // Eight balls along x; a ray down the x axis meets the nearest first.
+//! let balls: Vec<_> = (0..8).map(|k| (Point3::new(3.0 + 2.0 * k as f32, 0.0, 0.0), Sphere::new(0.5))).collect();
+//! let packet = SpherePacket::<WideF32x8>::new(&balls);
+//! let ray = Ray::new(Point3::origin(), Vector3::x());
+//! let (index, hit) = packet.ray_cast(&ray, f32::MAX, true).unwrap();
+//! assert_eq!((index, hit.t), (0, 2.5));
+//! ```
 
 use geom_core::pose::{translated_hit_to_world, translated_ray_to_local};
 use geom_core::{Lane, LaneHit, Ray, RayHit, Shape};

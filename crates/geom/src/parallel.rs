@@ -1,4 +1,18 @@
 //! [`ray_cast_batch`](crate::batch::ray_cast_batch) on every core (rayon).
+//!
+//! ```
+//! use geom::prelude::*;
+//! use geom::{HitBatch, RayBatch};
+//!
+//! let sphere = Sphere::new(1.0f64);
+//! let rays: RayBatch<f64> = (0..50_000)
+//!     .map(|k| Ray::new(Point3::new(-3.0, (k % 200) as f64 * 0.01 - 1.0, 0.0), Vector3::x()))
+//!     .collect();
+//! let (mut single, mut parallel) = (HitBatch::new(), HitBatch::new());
+//! geom::ray_cast_batch(&sphere, &Isometry3::identity(), &rays, f64::MAX, true, &mut single);
+//! geom::par_ray_cast_batch(&sphere, &Isometry3::identity(), &rays, f64::MAX, true, &mut parallel);
+//! assert_eq!(single, parallel); // the same answers, whatever the thread count
+//! ```
 
 use nalgebra::Isometry3;
 

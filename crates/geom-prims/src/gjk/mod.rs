@@ -26,6 +26,24 @@
 //! is [`GeomError::Unsupported`]. An iteration cap reached gives the best
 //! answer so far with `converged = false` (and
 //! [`ContactManifolds::mark_approximate`] in the fallback).
+//!
+//! ```
+//! use geom_prims::gjk::{GjkStatus, gjk_closest_points, penetration};
+//! use geom_prims::{Cone, Cylinder};
+//! use nalgebra::{Isometry3, Point3};
+//!
+//! // A cone and a cylinder (no analytic routine for the pair) 0.5 apart.
+//! let cone = Cone::from_points(Point3::new(0.0, 1.0, 0.0), Point3::new(0.0, -1.0, 0.0), 1.0);
+//! let cylinder = Cylinder::from_points(Point3::new(0.0, -1.0, 0.0), Point3::new(0.0, 1.0, 0.0), 0.5);
+//! let apart = Isometry3::translation(2.0, -1.0, 0.0);
+//! let result = gjk_closest_points(&cone, &Isometry3::identity(), &cylinder, &apart, f64::INFINITY).unwrap();
+//! assert_eq!(result.status, GjkStatus::Separated);
+//! assert!((result.distance - 0.5).abs() < 1e-9); // base rim (1, -1, 0) to the cylinder's side at x = 1.5
+//! // Overlapping by 0.25 along x: EPA's depth and normal.
+//! let overlap = Isometry3::translation(1.25, -1.0, 0.0);
+//! let deep = penetration(&cone, &Isometry3::identity(), &cylinder, &overlap, 0.0).unwrap().unwrap();
+//! assert!((deep.depth - 0.25).abs() < 1e-9 && (deep.normal.x - 1.0).abs() < 1e-9);
+//! ```
 
 mod closest;
 mod epa;

@@ -18,6 +18,20 @@
 //!
 //! The triangle is two-sided and has no thickness, so a sweep never passes
 //! through it, however long the motion (no tunnelling).
+//!
+//! ```
+//! use geom_prims::Triangle;
+//! use geom_prims::sweep::MovingShape;
+//! use nalgebra::{Point3, Vector3};
+//!
+//! // A ball of radius 0.5 falls 4 onto a floor triangle at y = 0 from y = 2.
+//! let floor = Triangle::new(Point3::new(-5.0, 0.0, -5.0), Point3::new(5.0, 0.0, -5.0), Point3::new(0.0, 0.0, 5.0));
+//! let ball = MovingShape::Sphere { center: Point3::new(0.0, 2.0, 0.0), radius: 0.5 };
+//! let hit = ball.sweep_triangle(&Vector3::new(0.0, -4.0, 0.0), &floor).unwrap();
+//! assert_eq!(hit.toi, 0.375); // after 1.5 of the 4
+//! assert_eq!(hit.point, Point3::new(0.0, 0.0, 0.0));
+//! assert_eq!(hit.normal, Vector3::y());
+//! ```
 
 mod advancement;
 mod capsule_triangle;
