@@ -1,5 +1,28 @@
 //! Collide-and-slide: a character that moves through the world without
 //! tunnelling, catching on flat ground, or bobbing.
+//!
+//! ```
+//! use geom_core::dispatch::DispatchTable;
+//! use geom_prims::sweep::MovingShape;
+//! use geom_terrain::{CharacterConfig, CharacterController, HeightField, Obstacle};
+//! use nalgebra::{Isometry3, Point3, Vector3};
+//!
+//! // A ball character dropped 2 above flat ground lands a skin width
+//! // (1 cm) above it, grounded, and stays there walking.
+//! let ground = HeightField::new(Point3::new(-8.0, 0.0, -8.0), [1.0, 1.0], 17, 17, vec![0.0f64; 289]);
+//! let world = [Obstacle::HeightField { field: &ground, pose: Isometry3::identity() }];
+//! let table = DispatchTable::new(); // heightfields are swept directly
+//! let ball = MovingShape::Sphere { center: Point3::new(0.0, 2.5, 0.0), radius: 0.5 };
+//! let mut character = CharacterController::new(ball, CharacterConfig::new(0.01));
+//! character.fall(&Vector3::new(0.0, -3.0, 0.0), &world, &table).unwrap();
+//! assert!(character.is_grounded());
+//! assert!((character.position().y - 0.51).abs() < 1e-9);
+//! for _ in 0..20 {
+//!     character.step(&Vector3::new(0.1, 0.0, 0.05), &Vector3::new(0.0, -0.1, 0.0), &world, &table).unwrap();
+//! }
+//! assert!(character.is_grounded() && (character.position().y - 0.51).abs() < 1e-9);
+//! assert!((character.position().x - 2.0).abs() < 1e-9);
+//! ```
 
 use geom_core::dispatch::DispatchTable;
 use geom_core::{GeomError, Real, lit};

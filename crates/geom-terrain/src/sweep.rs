@@ -1,5 +1,20 @@
 //! Sweeps against the world: triangles, heightfields and any shape the
 //! dispatch table knows, returning the earliest hit.
+//!
+//! ```
+//! use geom_prims::sweep::MovingShape;
+//! use geom_terrain::{HeightField, sweep_heightfield};
+//! use nalgebra::{Isometry3, Point3, Vector3};
+//!
+//! // A standing capsule whose bottom is 1 above flat ground, moved 2 down
+//! // and 2 sideways: it lands halfway, on the ground under its new place.
+//! let ground = HeightField::new(Point3::new(-8.0, 0.0, -8.0), [1.0, 1.0], 17, 17, vec![0.0f64; 289]);
+//! let capsule = MovingShape::Capsule { a: Point3::new(0.0, 1.5, 0.0), b: Point3::new(0.0, 2.5, 0.0), radius: 0.5 };
+//! let hit = sweep_heightfield(&capsule, &Vector3::new(2.0, -2.0, 0.0), &ground, &Isometry3::identity()).unwrap();
+//! assert!((hit.toi - 0.5).abs() < 1e-12);
+//! assert!((hit.point - Point3::new(1.0, 0.0, 0.0)).norm() < 1e-12);
+//! assert!((hit.normal - Vector3::y()).norm() < 1e-12);
+//! ```
 
 use std::any::Any;
 

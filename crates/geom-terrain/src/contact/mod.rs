@@ -32,6 +32,26 @@
 //! The routines append manifolds to a [`ContactManifolds`] (the caller
 //! clears it), with normals from the first-named shape to the second and
 //! world-space points. Once the buffer is warm they allocate nothing.
+//!
+//! ```
+//! use geom_core::ContactManifolds;
+//! use geom_prims::Capsule;
+//! use geom_terrain::HeightField;
+//! use geom_terrain::contact::contact_heightfield_capsule;
+//! use nalgebra::{Isometry3, Point3, Vector3};
+//!
+//! // Flat ground at y = 0 (8 × 8 cells, every internal edge flat) and a
+//! // capsule lying along x, sunk 0.05: every point 0.05 deep, straight up.
+//! let ground = HeightField::new(Point3::new(-4.0, 0.0, -4.0), [1.0, 1.0], 9, 9, vec![0.0f64; 81]);
+//! let capsule = Capsule::from_points(Point3::new(-1.5, 0.0, 0.0), Point3::new(1.5, 0.0, 0.0), 0.25);
+//! let mut out = ContactManifolds::new();
+//! contact_heightfield_capsule(&ground, &Isometry3::identity(), &capsule, &Isometry3::translation(0.3, 0.2, 0.1), 0.0, &mut out);
+//! assert!(out.points().count() >= 2);
+//! for (normal, point) in out.points() {
+//!     assert!((normal - Vector3::y()).norm() < 1e-12);
+//!     assert!((point.depth - 0.05).abs() < 1e-12);
+//! }
+//! ```
 
 mod capsule;
 mod convex;
