@@ -91,10 +91,7 @@ pub fn ray_cast_by_support<N: Real, S: Shape<N> + ?Sized>(
     }
     // Leaving: from beyond the shape's box along the ray, cast back.
     backwards?;
-    let reach = shape.local_aabb().origin_reach() + ray.origin.coords.norm();
-    let beyond = (reach + reach + N::one()) / ray.dir.norm();
-    let far = ray.origin + ray.dir * beyond;
-    let back = ray_cast_support(support, &far, &-ray.dir, beyond)?;
+    let (_, beyond, back) = crate::gjk::cast_back_from_beyond(shape, &ray.origin, &ray.dir)?;
     let t = beyond - back.t;
     (t <= max_t && t.is_finite()).then_some(RayHit {
         t,

@@ -54,6 +54,7 @@ mod support;
 
 pub use closest::{GJK_MAX_ITERATIONS, TOUCHING_EPSILONS, gjk_relative_tolerance};
 pub use epa::{EPA_MAX_FACES, EPA_MAX_ITERATIONS, epa_relative_tolerance};
+pub(crate) use ray::cast_back_from_beyond;
 pub use ray::{SUPPORT_RAY_MAX_ITERATIONS, SupportRayHit, ray_cast_support};
 
 use geom_core::{
@@ -731,13 +732,9 @@ pub(crate) fn project_point_by_support<N: Real>(
             // eight rounds or until the normal stops turning.
             let way_out = epa_cores(&pair, &simplex[..len], point_a, point_b).ok()?;
             let mut normal = world.vector_to_world(&way_out.normal);
-            let reach = shape.local_aabb().origin_reach() + point.coords.norm();
-            let beyond = reach + reach + N::one();
-            let support = |d: &Vector3<N>| Some([shape.support_local(d)?, Point3::origin()]);
             let mut boundary = world.point_to_world(&way_out.point_a);
             for _ in 0..8 {
-                let far = point + normal * beyond;
-                let Some(exit) = ray::ray_cast_support(support, &far, &-normal, beyond) else {
+                let Some((far, _, exit)) = ray::cast_back_from_beyond(shape, point, &normal) else {
                     break;
                 };
                 boundary = far - normal * exit.t;

@@ -8,7 +8,7 @@
 //! (a single shape is `A − {0}`), so that a hit also gives the pair of
 //! points, one of each set, whose difference is the hit point.
 
-use geom_core::Real;
+use geom_core::{Real, Shape};
 use nalgebra::{Point3, Vector3};
 
 use super::simplex::closest_point_on_simplex;
@@ -167,6 +167,25 @@ pub fn ray_cast_support<N: Real>(
         normal,
         points: [witness(|p| p.a), witness(|p| p.b)],
     })
+}
+
+/// The ray from `origin` along `dir` cast back at a convex `shape` (at the
+/// identity) from beyond its local box: where the ray last leaves the
+/// shape, for an origin inside it. Answers `(far, beyond, hit)`: the far
+/// start `origin + beyond·dir`, `beyond` itself, and the hit of the cast
+/// from there along `−dir` (the exit is at `t = beyond − hit.t`, the
+/// outward normal `hit.normal`).
+pub(crate) fn cast_back_from_beyond<N: Real, S: Shape<N> + ?Sized>(
+    shape: &S,
+    origin: &Point3<N>,
+    dir: &Vector3<N>,
+) -> Option<(Point3<N>, N, SupportRayHit<N>)> {
+    let support = |d: &Vector3<N>| Some([shape.support_local(d)?, Point3::origin()]);
+    let reach = shape.local_aabb().origin_reach() + origin.coords.norm();
+    let beyond = (reach + reach + N::one()) / dir.norm();
+    let far = origin + dir * beyond;
+    let hit = ray_cast_support(support, &far, &-dir, beyond)?;
+    Some((far, beyond, hit))
 }
 
 #[cfg(test)]
