@@ -12,12 +12,13 @@ use crate::render::{
 };
 
 /// Renders, writes the images, and prints the table.
-pub fn run_demo(options: &RenderOptions) -> io::Result<()> {
+pub fn run_demo(options: &RenderOptions, out: &mut dyn io::Write) -> io::Result<()> {
     std::fs::create_dir_all(&options.out)?;
-    println!(
+    writeln!(
+        out,
         "geom demo: {}x{} rays per view and shape, f64 and f32 (the f32 ray is the f64 ray rounded)",
         options.width, options.height
-    );
+    )?;
     let mut table = Vec::new();
     for view in &VIEWS {
         let render = render_view(view, options.width, options.height);
@@ -38,22 +39,27 @@ pub fn run_demo(options: &RenderOptions) -> io::Result<()> {
         // Both views hold the same shapes: report what is missing once.
         if view.name == VIEWS[0].name {
             for (name, reason) in &render.skipped {
-                println!("skipped {name}: {reason}");
+                writeln!(out, "skipped {name}: {reason}")?;
             }
         }
         table.extend(render.shapes.iter().map(|shape| (*view, shape.clone())));
     }
-    println!();
-    print!("{}", format_table(&table));
-    println!();
-    println!(
+    writeln!(out)?;
+    write!(out, "{}", format_table(&table))?;
+    writeln!(out)?;
+    writeln!(
+        out,
         "images in {}: <view>_f64.png, <view>_f32.png, <view>_error.png",
         options.out.display()
-    );
-    println!("views: near = scene at the origin; far = the same scene and camera shifted by (1e4, 1e4, 1e4)");
-    println!("{}", heatmap_scale_note());
+    )?;
+    writeln!(
+        out,
+        "views: near = scene at the origin; far = the same scene and camera shifted by (1e4, 1e4, 1e4)"
+    )?;
+    writeln!(out, "{}", heatmap_scale_note())?;
     let walk = crate::walk::run_walk(&options.out)?;
-    println!(
+    writeln!(
+        out,
         "character walk: {} steps, {} contacts, ends at ({:.3}, {:.3}, {:.3}) {}, largest move over the last 50 steps {:.1e}; path in {}",
         walk.steps,
         walk.collisions,
@@ -67,7 +73,7 @@ pub fn run_demo(options: &RenderOptions) -> io::Result<()> {
         },
         walk.last_moves,
         options.out.join("walk.png").display()
-    );
+    )?;
     Ok(())
 }
 

@@ -18,8 +18,8 @@ use std::io::{self, BufRead, Write};
 use geom::prelude::Ray;
 use serde_json::Value;
 
-use crate::contact::contact;
 use crate::fields::Fields;
+use crate::pair::{closest_points, contact, distance};
 use crate::precision::{Precision, format_number, format_vector};
 use crate::scene::build_shape;
 use crate::sweep::{slide, sweep};
@@ -114,10 +114,11 @@ fn answer_request(request: &Value) -> Result<String, String> {
         ));
     }
     match op {
-        "ray_cast" | "closest_point" | "contact" | "sweep" | "slide" => {}
+        "ray_cast" | "closest_point" | "distance" | "closest_points" | "contact" | "sweep" | "slide" => {}
         other => {
             return Err(format!(
-                "unknown op '{other}' (expected ray_cast, closest_point, contact, sweep or slide)"
+                "unknown op '{other}' (expected ray_cast, closest_point, distance, closest_points, \
+                 contact, sweep or slide)"
             ));
         }
     }
@@ -126,6 +127,10 @@ fn answer_request(request: &Value) -> Result<String, String> {
         ("ray_cast", _) => ray_cast::<f64>(&fields),
         ("closest_point", "f32") => closest_point::<f32>(&fields),
         ("closest_point", _) => closest_point::<f64>(&fields),
+        ("distance", "f32") => distance::<f32>(&fields),
+        ("distance", _) => distance::<f64>(&fields),
+        ("closest_points", "f32") => closest_points::<f32>(&fields),
+        ("closest_points", _) => closest_points::<f64>(&fields),
         ("contact", "f32") => contact::<f32>(&fields),
         ("contact", _) => contact::<f64>(&fields),
         ("sweep", "f32") => sweep::<f32>(&fields),

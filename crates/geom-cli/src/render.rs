@@ -14,13 +14,9 @@ use std::time::{Duration, Instant};
 use geom::prelude::{Point3, Ray, RayHit, Vector3};
 use serde_json::{Value, json};
 
-use crate::args::{Arguments, UsageError};
 use crate::image::{RgbImage, heat_colour, normal_colour, sky_colour};
 use crate::precision::{Precision, f32_ulp_at};
 use crate::scene::{PlacedShape, build_shape};
-
-/// Largest accepted image side, to keep a mistyped size from eating memory.
-const MAX_SIDE: usize = 8192;
 
 /// A camera position and what it looks at, in the scene's unshifted frame.
 const CAMERA_POSITION: [f64; 3] = [0.0, 4.0, 13.0];
@@ -400,61 +396,26 @@ pub struct RenderOptions {
 }
 
 impl RenderOptions {
-    /// Reads `--out`, `--width`, `--height` and, if `with_precision`,
-    /// `--precision`.
-    pub fn parse(
-        mut arguments: Arguments,
-        default_out: &str,
-        with_precision: bool,
-    ) -> Result<Self, UsageError> {
-        let mut options = RenderOptions {
-            precision: "f64",
-            out: PathBuf::from(default_out),
-            width: 640,
-            height: 480,
-        };
-        while let Some((name, value)) = arguments.next_option()? {
-            match name {
-                "precision" if with_precision => {
-                    options.precision = match value {
-                        "f32" => "f32",
-                        "f64" => "f64",
-                        _ => {
-                            return Err(
-                                arguments.error(format!("--precision: expected f32 or f64, got '{value}'"))
-                            );
-                        }
-                    }
-                }
-                "out" => options.out = PathBuf::from(value),
-                "width" | "height" => {
-                    let expected = format!("a whole number of pixels from 1 to {MAX_SIDE}");
-                    let side: usize = arguments.parse_value(name, value, &expected)?;
-                    if !(1..=MAX_SIDE).contains(&side) {
-                        return Err(arguments.error(format!("--{name}: expected {expected}, got '{value}'")));
-                    }
-                    if name == "width" {
-                        options.width = side;
-                    } else {
-                        options.height = side;
-                    }
-                }
-                _ => return Err(arguments.error(format!("unknown option '--{name}'"))),
-            }
+    /// The options of a render at `precision` with `image`'s size into `out`.
+    pub fn new(precision: &'static str, image: &crate::cli::ImageArgs, out: PathBuf) -> Self {
+        RenderOptions {
+            precision,
+            out,
+            width: image.width as usize,
+            height: image.height as usize,
         }
-        Ok(options)
     }
 }
 
 /// `geom render`: writes `<view>_<precision>.png` and `<view>_error.png`
 /// for both views into the output folder.
-pub fn run_render(options: &RenderOptions) -> std::io::Result<()> {
+pub fn run_render(options: &RenderOptions, out: &mut dyn std::io::Write) -> std::io::Result<()> {
     std::fs::create_dir_all(&options.out)?;
     for view in &VIEWS {
         let render = render_view(view, options.width, options.height);
         if view.name == VIEWS[0].name {
             for (name, reason) in &render.skipped {
-                println!("skipped {name}: {reason}");
+                writeln!(out, "skipped {name}: {reason}")?;
             }
         }
         let shaded = if options.precision == "f32" {
@@ -466,9 +427,14 @@ pub fn run_render(options: &RenderOptions) -> std::io::Result<()> {
         shaded.write_png(&shaded_path)?;
         let heatmap_path = image_path(&options.out, view, "error");
         error_heatmap(&render).write_png(&heatmap_path)?;
-        println!("wrote {} and {}", shaded_path.display(), heatmap_path.display());
+        writeln!(
+            out,
+            "wrote {} and {}",
+            shaded_path.display(),
+            heatmap_path.display()
+        )?;
     }
-    println!("{}", heatmap_scale_note());
+    writeln!(out, "{}", heatmap_scale_note())?;
     Ok(())
 }
 
@@ -529,35 +495,5 @@ mod tests {
         let (max_ulps, _) = sphere.max_and_median_ulps().unwrap();
         assert!(max_ulps < 16.0, "{max_ulps}");
         assert!(render.nearest_f64.iter().any(Option::is_some));
-    }
-
-    #[test]
-    fn options_parse_and_refuse_nonsense() {
-        let given: Vec<String> = ["--precision", "f32", "--width=32", "--height", "24", "--out", "x"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-        let options = RenderOptions::parse(Arguments::new(&given, ""), "d", true).unwrap();
-        assert_eq!(
-            options,
-            RenderOptions {
-                precision: "f32",
-                out: PathBuf::from("x"),
-                width: 32,
-                height: 24
-            }
-        );
-        for bad in [
-            &["--precision", "f16"][..],
-            &["--width", "0"],
-            &["--width", "-3"],
-            &["--fast", "1"],
-        ] {
-            let given: Vec<String> = bad.iter().map(|s| s.to_string()).collect();
-            assert!(
-                RenderOptions::parse(Arguments::new(&given, ""), "d", true).is_err(),
-                "{bad:?}"
-            );
-        }
     }
 }

@@ -1,6 +1,7 @@
-//! `sweep` and `slide` lines: a sphere, capsule or ellipsoid moved against
-//! one target (`sweep`) or through a world of shapes (`slide`, the
-//! character controller's collide-and-slide step).
+//! `sweep` and `slide` lines: any shape moved against one target
+//! (`sweep`, as `geom::sweep_shape`), or a sphere, capsule or ellipsoid
+//! moved through a world of shapes (`slide`, the character controller's
+//! collide-and-slide step).
 
 use geom::nalgebra::Vector3;
 use geom::prims::sweep::MovingShape;
@@ -13,17 +14,25 @@ use crate::scene::{PlacedShape, build_shape};
 /// How many sweeps a `slide` line may make when it gives no `max_iterations`.
 pub const DEFAULT_MAX_ITERATIONS: usize = 5;
 
-/// The moving shape of a line, which must be a sphere, capsule or ellipsoid.
-fn moving_shape<N: Precision>(fields: &Fields, op: &str) -> Result<(PlacedShape<N>, MovingShape<N>), String> {
-    let description = fields.required("shape")?;
-    let placed = build_shape::<N>(description).map_err(|e| format!("shape: {e}"))?;
-    let moving = MovingShape::from_shape(placed.shape.as_ref(), &placed.pose).ok_or_else(|| {
+/// The shape a line moves.
+fn placed_shape<N: Precision>(fields: &Fields) -> Result<PlacedShape<N>, String> {
+    build_shape::<N>(fields.required("shape")?).map_err(|e| format!("shape: {e}"))
+}
+
+/// The moving shape of a `slide` line, which must be a sphere, capsule or
+/// ellipsoid (the character controller's shapes).
+fn moving_shape<N: Precision>(fields: &Fields) -> Result<MovingShape<N>, String> {
+    let placed = placed_shape::<N>(fields)?;
+    MovingShape::from_shape(placed.shape.as_ref(), &placed.pose).ok_or_else(|| {
         format!(
-            "op '{op}' moves a sphere, capsule or ellipsoid, not a {}",
-            description["type"].as_str().unwrap_or("?")
+            "op 'slide' moves a sphere, capsule or ellipsoid, not a {}",
+            fields
+                .required("shape")
+                .ok()
+                .and_then(|description| description["type"].as_str())
+                .unwrap_or("?")
         )
-    })?;
-    Ok((placed, moving))
+    })
 }
 
 fn table_error(error: GeomError, op: &str) -> String {
@@ -35,13 +44,15 @@ fn table_error(error: GeomError, op: &str) -> String {
 
 /// `"hit":true,"toi":…,"point":[…],"normal":[…]` or `"hit":false`: the
 /// first contact of `shape` moved by `motion` with `target`; the normal
-/// points from the target towards the shape.
+/// points from the target towards the shape. Any pair the dispatch table
+/// answers: spheres, capsules and ellipsoids exactly against triangles and
+/// heightfields, the rest by conservative advancement.
 pub fn sweep<N: Precision>(fields: &Fields) -> Result<String, String> {
     fields.reject_unknown(
         &["id", "op", "precision", "shape", "motion", "target"],
         "op 'sweep'",
     )?;
-    let (placed, _) = moving_shape::<N>(fields, "sweep")?;
+    let placed = placed_shape::<N>(fields)?;
     let motion = fields.vector::<N>("motion")?;
     let target = build_shape::<N>(fields.required("target")?).map_err(|e| format!("target: {e}"))?;
     let hit = sweep_shape(
@@ -84,7 +95,7 @@ pub fn slide<N: Precision>(fields: &Fields) -> Result<String, String> {
         ],
         "op 'slide'",
     )?;
-    let (_, moving) = moving_shape::<N>(fields, "slide")?;
+    let moving = moving_shape::<N>(fields)?;
     let motion = fields.vector::<N>("motion")?;
     let max_iterations = match fields.get("max_iterations") {
         Some(_) => fields.count("max_iterations")?,
@@ -171,6 +182,41 @@ mod tests {
     }
 
     #[test]
+    fn any_shape_sweeps_against_any_shape() {
+        // A unit box turned 45° about z falls from centre height 2 onto the
+        // ground y <= 0: its lowest edge (0.5·√2 below the centre) lands
+        // after (2 − 0.5·√2) / 3 of the motion.
+        let turn = std::f64::consts::FRAC_PI_8.sin();
+        let ground = json!({"type": "halfspace", "normal": [0, 1, 0], "offset": 0});
+        for precision in ["f64", "f32"] {
+            let tolerance = if precision == "f32" { 1e-6 } else { 1e-13 };
+            let hit = answer(json!({"id": 1, "op": "sweep", "precision": precision,
+                "shape": {"type": "box", "center": [0, 2, 0], "half_extents": [0.5, 0.5, 0.5],
+                          "rotation": [0, 0, turn, std::f64::consts::FRAC_PI_8.cos()]},
+                "motion": [0, -3, 0], "target": ground}));
+            let expected = (2.0 - 0.5 * 2f64.sqrt()) / 3.0;
+            let toi = hit["toi"].as_f64().unwrap_or_else(|| panic!("{hit}"));
+            assert!(
+                toi <= expected + tolerance && expected - toi < tolerance,
+                "{precision}: {hit}"
+            );
+            let normal = numbers(&hit["normal"]);
+            assert!((normal[1] - 1.0).abs() < tolerance, "{hit}");
+            assert!(numbers(&hit["point"])[1].abs() < tolerance * 4.0, "{hit}");
+        }
+        // A cylinder lying along z moved sideways into the wall x = 2: its
+        // side (radius 0.5) touches after (2 − 0.5) / 3 of the motion; moved
+        // away, it misses.
+        let cylinder = json!({"type": "cylinder", "a": [0, 0, -1], "b": [0, 0, 1], "radius": 0.5});
+        let hit = answer(json!({"op": "sweep", "shape": cylinder, "motion": [3, 0, 0], "target": wall()}));
+        let toi = hit["toi"].as_f64().unwrap_or_else(|| panic!("{hit}"));
+        assert!(toi <= 0.5 && 0.5 - toi < 1e-13, "{hit}");
+        assert!((numbers(&hit["normal"])[0] + 1.0).abs() < 1e-9, "{hit}");
+        let away = answer(json!({"op": "sweep", "shape": cylinder, "motion": [-3, 0, 0], "target": wall()}));
+        assert_eq!(away["hit"], json!(false));
+    }
+
+    #[test]
     fn slide_lines_slide_along_walls() {
         let ground = json!({"type": "triangle", "a": [-20, 0, -20], "b": [-20, 0, 20], "c": [20, 0, 0]});
         let line = answer(json!({"id": 7, "op": "slide",
@@ -205,8 +251,8 @@ mod tests {
                 "missing field 'target'",
             ),
             (
-                json!({"id": 1, "op": "sweep", "shape": {"type": "box", "center": [0, 0, 0], "half_extents": [1, 1, 1]},
-                    "motion": [1, 0, 0], "target": wall()}),
+                json!({"id": 1, "op": "slide", "shape": {"type": "box", "center": [0, 0, 0], "half_extents": [1, 1, 1]},
+                    "motion": [1, 0, 0], "world": [wall()]}),
                 "moves a sphere, capsule or ellipsoid",
             ),
             (

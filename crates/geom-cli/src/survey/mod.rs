@@ -17,11 +17,7 @@ use geom::nalgebra::{self, Point3, RealField, Vector3};
 use geom::prelude::*;
 use geom::simba::scalar::SubsetOf;
 
-use crate::args::{Arguments, UsageError};
 use cases::{ClosestCase, RayCase, World};
-
-/// Cases per shape and category by default (about 3 s in a release build).
-pub const DEFAULT_CASES: usize = 5000;
 
 /// Options of `geom precision`.
 #[derive(Debug, Clone)]
@@ -34,35 +30,6 @@ pub struct SurveyOptions {
     pub json: bool,
     /// Folder for the PNG plots, if any.
     pub plots: Option<PathBuf>,
-}
-
-impl SurveyOptions {
-    /// Reads `--seed`, `--cases`, `--json` and `--plots`.
-    pub fn parse(mut arguments: Arguments) -> Result<Self, UsageError> {
-        let mut options = SurveyOptions {
-            seed: 1,
-            cases: DEFAULT_CASES,
-            json: false,
-            plots: None,
-        };
-        while let Some((name, value)) = arguments.next_option_or_flag(&["json"])? {
-            match name {
-                "seed" => options.seed = arguments.parse_value(name, value, "a whole number")?,
-                "cases" => {
-                    options.cases = arguments.parse_value(name, value, "a whole number from 1 to 1000000")?;
-                    if !(1..=1_000_000).contains(&options.cases) {
-                        return Err(arguments.error(format!(
-                            "--cases: expected a whole number from 1 to 1000000, got '{value}'"
-                        )));
-                    }
-                }
-                "json" => options.json = true,
-                "plots" => options.plots = Some(PathBuf::from(value)),
-                _ => return Err(arguments.error(format!("unknown option '--{name}'"))),
-            }
-        }
-        Ok(options)
-    }
 }
 
 /// The quantities compared, in report order: a ray's `t`, hit point and
@@ -677,7 +644,7 @@ pub fn format_json(survey: &Survey, options: &SurveyOptions) -> String {
 }
 
 /// `geom precision`: runs the survey, prints the report, writes the plots.
-pub fn run_precision(options: &SurveyOptions) -> io::Result<()> {
+pub fn run_precision(options: &SurveyOptions, stdout: &mut dyn Write) -> io::Result<()> {
     let started = Instant::now();
     let show_progress = io::stderr().is_terminal();
     let survey = run_survey(options, |done, total, label| {
@@ -696,7 +663,6 @@ pub fn run_precision(options: &SurveyOptions) -> io::Result<()> {
     if show_progress {
         eprintln!();
     }
-    let mut stdout = io::stdout().lock();
     if options.json {
         writeln!(stdout, "{}", format_json(&survey, options))?;
     } else {

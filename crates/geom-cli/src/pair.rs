@@ -1,21 +1,53 @@
-//! `contact` lines: any pair of shapes, through the default dispatch
-//! table (DESIGN.md: normals from `a` to `b`, contacts with a heightfield
-//! answered in either order).
+//! Lines about a pair of shapes: `contact`, `distance` and
+//! `closest_points`, for any pair through the default dispatch table
+//! (DESIGN.md: normals from `a` to `b`, every pair in either order, two
+//! heightfields excepted).
 
 use geom::GeomError;
-use geom::prelude::ContactManifolds;
+use geom::prelude::{ClosestPoints, ContactManifolds};
 
 use crate::fields::Fields;
 use crate::precision::{Precision, format_number, format_vector};
-use crate::scene::build_shape;
+use crate::scene::{PlacedShape, build_shape};
+
+/// The shapes `a` and `b` of a pair line.
+fn pair<N: Precision>(fields: &Fields) -> Result<(PlacedShape<N>, PlacedShape<N>), String> {
+    let a = build_shape::<N>(fields.required("a")?).map_err(|e| format!("a: {e}"))?;
+    let b = build_shape::<N>(fields.required("b")?).map_err(|e| format!("b: {e}"))?;
+    Ok((a, b))
+}
+
+/// The message of a dispatch-table error on a pair line.
+fn table_error(error: GeomError, op: &str, fields: &Fields) -> String {
+    let kind = |field: &str| {
+        fields
+            .required(field)
+            .ok()
+            .and_then(|v| v["type"].as_str())
+            .unwrap_or("?")
+            .to_string()
+    };
+    match error {
+        GeomError::Unsupported { .. } => {
+            format!("op '{op}' is not supported for {} and {}", kind("a"), kind("b"))
+        }
+        other => other.to_string(),
+    }
+}
+
+fn not_finite<N: Precision>(op: &str) -> String {
+    format!(
+        "{op} has no finite answer in {} (inputs too large for this precision?)",
+        N::NAME
+    )
+}
 
 /// `"contacts":[{"point_a":[…],"point_b":[…],"normal":[…],"depth":…},…]`
 /// (without braces): every point of every manifold, with its manifold's
 /// normal (from `a` to `b`); `depth > 0` means overlap.
 pub fn contact<N: Precision>(fields: &Fields) -> Result<String, String> {
     fields.reject_unknown(&["id", "op", "precision", "a", "b", "margin"], "op 'contact'")?;
-    let a = build_shape::<N>(fields.required("a")?).map_err(|e| format!("a: {e}"))?;
-    let b = build_shape::<N>(fields.required("b")?).map_err(|e| format!("b: {e}"))?;
+    let (a, b) = pair::<N>(fields)?;
     let margin = fields.number_or("margin", N::zero())?;
     if !(margin.is_finite() && margin >= N::zero()) {
         return Err(format!("margin: {margin} must be finite and >= 0"));
@@ -30,22 +62,7 @@ pub fn contact<N: Precision>(fields: &Fields) -> Result<String, String> {
             margin,
             &mut out,
         )
-        .map_err(|e| match e {
-            GeomError::Unsupported { .. } => format!(
-                "op 'contact' is not supported for {} and {}",
-                fields
-                    .required("a")
-                    .ok()
-                    .and_then(|v| v["type"].as_str())
-                    .unwrap_or("?"),
-                fields
-                    .required("b")
-                    .ok()
-                    .and_then(|v| v["type"].as_str())
-                    .unwrap_or("?"),
-            ),
-            other => other.to_string(),
-        })?;
+        .map_err(|e| table_error(e, "contact", fields))?;
     let printed: Option<Vec<String>> = out
         .points()
         .map(|(normal, point)| {
@@ -58,13 +75,56 @@ pub fn contact<N: Precision>(fields: &Fields) -> Result<String, String> {
             ))
         })
         .collect();
-    let printed = printed.ok_or_else(|| {
-        format!(
-            "contact has no finite answer in {} (inputs too large for this precision?)",
-            N::NAME
-        )
-    })?;
+    let printed = printed.ok_or_else(|| not_finite::<N>("contact"))?;
     Ok(format!("\"contacts\":[{}]", printed.join(",")))
+}
+
+/// `"distance":…` (without braces): `0` when the shapes touch or overlap.
+pub fn distance<N: Precision>(fields: &Fields) -> Result<String, String> {
+    fields.reject_unknown(&["id", "op", "precision", "a", "b"], "op 'distance'")?;
+    let (a, b) = pair::<N>(fields)?;
+    let distance = N::dispatcher()
+        .distance(a.shape.as_ref(), &a.pose, b.shape.as_ref(), &b.pose)
+        .map_err(|e| table_error(e, "distance", fields))?;
+    format_number(distance)
+        .map(|distance| format!("\"distance\":{distance}"))
+        .ok_or_else(|| not_finite::<N>("distance"))
+}
+
+/// `"status":"within","distance":…,"point_a":[…],"point_b":[…]`, or
+/// `"status":"intersecting"`, or `"status":"beyond"` (farther apart than
+/// `max_distance`), without braces.
+pub fn closest_points<N: Precision>(fields: &Fields) -> Result<String, String> {
+    fields.reject_unknown(
+        &["id", "op", "precision", "a", "b", "max_distance"],
+        "op 'closest_points'",
+    )?;
+    let (a, b) = pair::<N>(fields)?;
+    let max_distance = fields.number_or("max_distance", N::rounded_from_f64(f64::INFINITY))?;
+    if matches!(
+        max_distance.partial_cmp(&N::zero()),
+        None | Some(std::cmp::Ordering::Less)
+    ) {
+        return Err(format!("max_distance: {max_distance} must be >= 0"));
+    }
+    let answer = N::dispatcher()
+        .closest_points(a.shape.as_ref(), &a.pose, b.shape.as_ref(), &b.pose, max_distance)
+        .map_err(|e| table_error(e, "closest_points", fields))?;
+    match answer {
+        ClosestPoints::Intersecting => Ok("\"status\":\"intersecting\"".to_string()),
+        ClosestPoints::Disjoint => Ok("\"status\":\"beyond\"".to_string()),
+        ClosestPoints::WithinMargin { point_a, point_b } => {
+            let printed = (|| {
+                Some(format!(
+                    "\"status\":\"within\",\"distance\":{},\"point_a\":{},\"point_b\":{}",
+                    format_number((point_b - point_a).norm())?,
+                    format_vector(point_a.coords.iter().copied())?,
+                    format_vector(point_b.coords.iter().copied())?
+                ))
+            })();
+            printed.ok_or_else(|| not_finite::<N>("closest_points"))
+        }
+    }
 }
 
 #[cfg(test)]
@@ -205,5 +265,57 @@ mod tests {
         // Apart beyond the margin: no contacts, not an error.
         let far = json!({"type": "sphere", "center": [10, 0, 0], "radius": 1});
         assert!(depths_and_normals(json!({"op": "contact", "a": far, "b": cylinder})).is_empty());
+    }
+
+    #[test]
+    fn distance_and_closest_points_lines() {
+        // A capsule along x at height 3 (radius 0.5) over a unit box resting
+        // at the origin: 3 − 0.5 − 1 = 1.5 apart, points straight above the
+        // box's top face.
+        let capsule = json!({"type": "capsule", "a": [-0.25, 3, 0.25], "b": [0.25, 3, 0.25], "radius": 0.5});
+        let crate_box = json!({"type": "box", "center": [0, 0, 0], "half_extents": [1, 1, 1]});
+        for precision in ["f64", "f32"] {
+            let forward = answer(
+                json!({"id": 1, "op": "distance", "precision": precision, "a": capsule, "b": crate_box}),
+            );
+            assert_eq!(forward, json!({"id": 1, "distance": 1.5}));
+            let points =
+                answer(json!({"op": "closest_points", "precision": precision, "a": crate_box, "b": capsule}));
+            assert_eq!(points["status"], json!("within"), "{points}");
+            assert_eq!(points["distance"], json!(1.5));
+            let (a, b) = (&points["point_a"], &points["point_b"]);
+            assert_eq!((a[1].clone(), b[1].clone()), (json!(1), json!(2.5)), "{points}");
+            assert_eq!(
+                (a[2].clone(), b[2].clone()),
+                (json!(0.25), json!(0.25)),
+                "{points}"
+            );
+            assert_eq!(a[0], b[0]);
+            assert!(a[0].as_f64().unwrap().abs() <= 0.25);
+        }
+        let near = json!({"op": "closest_points", "a": crate_box, "b": capsule, "max_distance": 1.0});
+        assert_eq!(answer(near)["status"], json!("beyond"));
+        let sunk = json!({"type": "sphere", "center": [0, 1.2, 0], "radius": 0.5});
+        assert_eq!(
+            answer(json!({"op": "closest_points", "a": sunk, "b": crate_box}))["status"],
+            json!("intersecting")
+        );
+        assert_eq!(
+            answer(json!({"op": "distance", "a": sunk, "b": crate_box}))["distance"],
+            json!(0)
+        );
+        let bad = answer(json!({"op": "closest_points", "a": sunk, "b": crate_box, "max_distance": -1}));
+        assert!(
+            bad["error"].as_str().unwrap().starts_with("max_distance: -1"),
+            "{bad}"
+        );
+        let extra = answer(json!({"op": "distance", "a": sunk, "b": crate_box, "margin": 1}));
+        assert!(
+            extra["error"]
+                .as_str()
+                .unwrap()
+                .contains("unknown field 'margin'"),
+            "{extra}"
+        );
     }
 }
