@@ -266,9 +266,12 @@ Render the demo scenes in both precisions and print what f32 loses.
 Writes into DIR:
   near_f64.png, near_f32.png, near_error.png   the default scene (see `geom render --help`)
   far_f64.png, far_f32.png, far_error.png      the same scene 1e4 from the origin
-  walk.png      a capsule's path (the character controller) seen from above,
-                over the heights of the terrain it walks on
-and prints a table: per view and shape, the rays cast, the hits in each
+  terrain.png   a heightfield with a box and a cylinder resting on it (dropped
+                by a sweep) and a capsule walking across it (the character
+                controller), in perspective with shadows
+  walk.png      the capsule's path seen from above, over the terrain's heights
+Each image has a title band above it; error maps and the walk also a
+colour bar with numbered ticks and a legend below. It prints a table: per view and shape, the rays cast, the hits in each
 precision, the rays where only one precision hit, the max and median
 f32-vs-f64 error of t in f32 ulps (of t_f64), and the time spent casting.";
 

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use crate::render::{
     RenderOptions, ShapeReport, VIEWS, View, error_heatmap, heatmap_scale_note, image_path, render_view,
-    shade_normals,
+    titled_shading,
 };
 
 /// Renders, writes the images, and prints the table.
@@ -25,13 +25,16 @@ pub fn run_demo(options: &RenderOptions, out: &mut dyn io::Write) -> io::Result<
         let written = [
             (
                 image_path(&options.out, view, "f64"),
-                shade_normals(&render.nearest_f64, render.width, render.height),
+                titled_shading(&render, &render.nearest_f64, view),
             ),
             (
                 image_path(&options.out, view, "f32"),
-                shade_normals(&render.nearest_f32, render.width, render.height),
+                titled_shading(&render, &render.nearest_f32, view),
             ),
-            (image_path(&options.out, view, "error"), error_heatmap(&render)),
+            (
+                image_path(&options.out, view, "error"),
+                error_heatmap(&render, view),
+            ),
         ];
         for (path, image) in &written {
             image.write_png(path)?;
@@ -57,7 +60,8 @@ pub fn run_demo(options: &RenderOptions, out: &mut dyn io::Write) -> io::Result<
         "views: near = scene at the origin; far = the same scene and camera shifted by (1e4, 1e4, 1e4)"
     )?;
     writeln!(out, "{}", heatmap_scale_note())?;
-    let walk = crate::walk::run_walk(&options.out)?;
+    let scene = crate::walk::WalkScene::new()?;
+    let walk = crate::walk::run_walk(&scene, &options.out)?;
     writeln!(
         out,
         "character walk: {} steps, {} contacts, ends at ({:.3}, {:.3}, {:.3}) {}, largest move over the last 50 steps {:.1e}; path in {}",
@@ -73,6 +77,27 @@ pub fn run_demo(options: &RenderOptions, out: &mut dyn io::Write) -> io::Result<
         },
         walk.last_moves,
         options.out.join("walk.png").display()
+    )?;
+    let terrain_file = options.out.join("terrain.png");
+    let resting = crate::terrain_view::write_terrain_view(
+        &scene,
+        &walk.path,
+        &terrain_file,
+        options.width,
+        options.height,
+    )?;
+    for body in &resting {
+        let at = body.pose.translation.vector;
+        writeln!(
+            out,
+            "{} dropped onto the terrain rests at ({:.3}, {:.3}, {:.3}), {:.1e} above the ground",
+            body.name, at.x, at.y, at.z, body.gap
+        )?;
+    }
+    writeln!(
+        out,
+        "terrain with the walk and the resting bodies in {}",
+        terrain_file.display()
     )?;
     Ok(())
 }

@@ -42,6 +42,15 @@ impl RgbImage {
         }
     }
 
+    /// Copies `other` with its top-left corner at `(x, y)` (clipped).
+    pub fn blit(&mut self, other: &RgbImage, x: usize, y: usize) {
+        for row in 0..other.height {
+            for column in 0..other.width {
+                self.set(x + column, y + row, other.pixels[row * other.width + column]);
+            }
+        }
+    }
+
     /// The colour at `(x, y)`, if inside.
     #[cfg(test)]
     pub fn get(&self, x: usize, y: usize) -> Option<Rgb> {

@@ -7,6 +7,7 @@
 //! own module.
 #![deny(missing_docs)]
 
+mod canvas;
 mod cli;
 mod demo;
 mod fields;
@@ -18,6 +19,7 @@ mod render;
 mod scene;
 mod survey;
 mod sweep;
+mod terrain_view;
 mod walk;
 
 use std::io::{self, Write};

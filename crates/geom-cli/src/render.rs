@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use geom::prelude::{Point3, Ray, RayHit, Vector3};
 use serde_json::{Value, json};
 
+use crate::canvas::{colour_bar, decade_label, legend_entry, titled};
 use crate::image::{RgbImage, heat_colour, normal_colour, sky_colour};
 use crate::precision::{Precision, f32_ulp_at};
 use crate::scene::{PlacedShape, build_shape};
@@ -28,8 +29,6 @@ const CAMERA_FOV_Y_DEGREES: f64 = 42.0;
 pub const HEAT_LOG10_MIN: f64 = -9.0;
 /// ... to this one (brightest).
 pub const HEAT_LOG10_MAX: f64 = -3.0;
-/// Height of the colour bar drawn along the bottom of heatmaps.
-const LEGEND_ROWS: usize = 14;
 /// Pixels that hit in only one precision.
 const DISAGREEMENT_COLOUR: [u8; 3] = [255, 0, 255];
 /// Pixels where both precisions miss.
@@ -144,6 +143,23 @@ impl Camera {
         let down = (y as f64 + 0.5) / height as f64 * 2.0 - 1.0;
         let dir = (self.forward + self.right * across - self.up * down).normalize();
         Ray::new(self.position, dir)
+    }
+
+    /// Where `point` appears in a `width` × `height` image, in pixels
+    /// (fractional; `(0, 0)` is the top-left corner), or `None` behind the
+    /// camera. The inverse of [`Camera::pixel_ray`].
+    pub fn project(&self, point: &Point3<f64>, width: usize, height: usize) -> Option<(f64, f64)> {
+        let offset = point - self.position;
+        let depth = offset.dot(&self.forward);
+        if depth <= 0.0 {
+            return None;
+        }
+        let across = offset.dot(&self.right) / (depth * self.right.norm_squared());
+        let down = -offset.dot(&self.up) / (depth * self.up.norm_squared());
+        Some((
+            (across + 1.0) * 0.5 * width as f64,
+            (down + 1.0) * 0.5 * height as f64,
+        ))
     }
 }
 
@@ -306,6 +322,30 @@ fn compare_hits(
     report
 }
 
+/// Where a view's scene is, for subtitles.
+fn scene_place(view: &View) -> String {
+    if view.offset == [0.0; 3] {
+        "THE SCENE AT THE ORIGIN".to_string()
+    } else {
+        format!(
+            "SCENE AND CAMERA SHIFTED BY ({:.0E}, {:.0E}, {:.0E})",
+            view.offset[0], view.offset[1], view.offset[2]
+        )
+    }
+}
+
+/// The shaded image of `view` in `precision` under its title.
+pub fn titled_shading<N: Precision>(render: &ViewRender, nearest: &[NearestHit<N>], view: &View) -> RgbImage {
+    let shaded = shade_normals(nearest, render.width, render.height);
+    let title = format!(
+        "{} VIEW, {}: NEAREST HIT COLOURED BY ITS NORMAL",
+        view.name.to_ascii_uppercase(),
+        N::NAME
+    );
+    let subtitle = format!("{}; RGB = NORMAL / 2 + 1/2", scene_place(view));
+    titled(&shaded, &title, &subtitle, 0).0
+}
+
 /// The nearest hits shaded by their normals, over a sky gradient.
 pub fn shade_normals<N: Precision>(nearest: &[NearestHit<N>], width: usize, height: usize) -> RgbImage {
     let mut image = RgbImage::new(width, height, [0, 0, 0]);
@@ -321,11 +361,11 @@ pub fn shade_normals<N: Precision>(nearest: &[NearestHit<N>], width: usize, heig
 }
 
 /// Heatmap of `|t_f32 − t_f64| / t_f64` per pixel on a log scale from
-/// 10^[`HEAT_LOG10_MIN`] to 10^[`HEAT_LOG10_MAX`], with a colour bar along the
-/// bottom (one white tick per decade).
-pub fn error_heatmap(render: &ViewRender) -> RgbImage {
+/// 10^[`HEAT_LOG10_MIN`] to 10^[`HEAT_LOG10_MAX`], titled, over a colour
+/// bar numbered per decade and a legend for the pixels without an error.
+pub fn error_heatmap(render: &ViewRender, view: &View) -> RgbImage {
     let (width, height) = (render.width, render.height);
-    let mut image = RgbImage::new(width, height, BOTH_MISS_COLOUR);
+    let mut map = RgbImage::new(width, height, BOTH_MISS_COLOUR);
     for (index, (wide, narrow)) in render.nearest_f64.iter().zip(&render.nearest_f32).enumerate() {
         let colour = match (wide, narrow) {
             (Some((t_wide, _)), Some((t_narrow, _))) => {
@@ -336,10 +376,43 @@ pub fn error_heatmap(render: &ViewRender) -> RgbImage {
             (None, None) => BOTH_MISS_COLOUR,
             _ => DISAGREEMENT_COLOUR,
         };
-        image.set(index % width, index / width, colour);
+        map.set(index % width, index / width, colour);
     }
-    draw_legend(&mut image);
-    image
+    let title = format!(
+        "{} VIEW: RELATIVE ERROR OF THE F32 RAY T AGAINST F64",
+        view.name.to_ascii_uppercase()
+    );
+    let subtitle = format!("{}; F32 RAY = F64 RAY ROUNDED", scene_place(view));
+    let (mut figure, footer) = titled(&map, &title, &subtitle, 74);
+    let decades = (HEAT_LOG10_MAX - HEAT_LOG10_MIN) as i32;
+    let ticks: Vec<(f64, String)> = (0..=decades)
+        .map(|k| {
+            let label = decade_label(HEAT_LOG10_MIN as i32 + k);
+            let label = match k {
+                0 => format!("<={label}"),
+                k if k == decades => format!(">={label}"),
+                _ => label,
+            };
+            (f64::from(k) / f64::from(decades), label)
+        })
+        .collect();
+    let bar_width = figure.width().saturating_sub(80).max(2);
+    let below = colour_bar(
+        &mut figure,
+        (40, footer + 8, bar_width),
+        heat_colour,
+        &ticks,
+        "|T_F32 - T_F64| / T_F64 (LOG SCALE)",
+    );
+    let x = legend_entry(
+        &mut figure,
+        40,
+        below + 6,
+        DISAGREEMENT_COLOUR,
+        "HIT IN ONE PRECISION ONLY",
+    );
+    legend_entry(&mut figure, x, below + 6, BOTH_MISS_COLOUR, "BOTH MISS");
+    figure
 }
 
 /// Where a relative error falls on the heatmap's colour scale, `0..=1`.
@@ -350,34 +423,11 @@ pub fn heat_fraction(relative_error: f64) -> f64 {
     ((relative_error.log10() - HEAT_LOG10_MIN) / (HEAT_LOG10_MAX - HEAT_LOG10_MIN)).clamp(0.0, 1.0)
 }
 
-fn draw_legend(image: &mut RgbImage) {
-    let (width, height) = (image.width(), image.height());
-    let rows = LEGEND_ROWS.min(height / 4);
-    if width < 2 || rows == 0 {
-        return;
-    }
-    let decades = (HEAT_LOG10_MAX - HEAT_LOG10_MIN) as usize;
-    for x in 0..width {
-        let fraction = x as f64 / (width - 1) as f64;
-        let on_tick = (0..=decades).any(|k| (k * (width - 1)).div_euclid(decades) == x);
-        for y in height - rows..height {
-            let tick_row = y < height - rows + rows / 2;
-            let colour = if on_tick && tick_row {
-                [255, 255, 255]
-            } else {
-                heat_colour(fraction)
-            };
-            image.set(x, y, colour);
-        }
-    }
-}
-
 /// A line describing the heatmap's colour scale, for stdout.
 pub fn heatmap_scale_note() -> String {
     format!(
-        "heatmap: |t_f32 - t_f64| / t_f64, log scale; the bar at the bottom runs from 1e{} or less \
-         (dark, left) to 1e{} or more (bright, right) with a white tick per decade; magenta = hit in \
-         one precision only, grey = both miss",
+        "error maps: |t_f32 - t_f64| / t_f64 on a log scale from 1e{} or less (dark) to 1e{} or more \
+         (bright), numbered on the bar under each map; magenta = hit in one precision only, grey = both miss",
         HEAT_LOG10_MIN, HEAT_LOG10_MAX
     )
 }
@@ -419,14 +469,14 @@ pub fn run_render(options: &RenderOptions, out: &mut dyn std::io::Write) -> std:
             }
         }
         let shaded = if options.precision == "f32" {
-            shade_normals(&render.nearest_f32, render.width, render.height)
+            titled_shading(&render, &render.nearest_f32, view)
         } else {
-            shade_normals(&render.nearest_f64, render.width, render.height)
+            titled_shading(&render, &render.nearest_f64, view)
         };
         let shaded_path = image_path(&options.out, view, options.precision);
         shaded.write_png(&shaded_path)?;
         let heatmap_path = image_path(&options.out, view, "error");
-        error_heatmap(&render).write_png(&heatmap_path)?;
+        error_heatmap(&render, view).write_png(&heatmap_path)?;
         writeln!(
             out,
             "wrote {} and {}",
@@ -455,6 +505,22 @@ mod tests {
         let top_left = camera.pixel_ray(0, 0, 2, 2).dir;
         assert!(top_left.x < 0.0 && top_left.y > 0.0);
         assert!((top_left.norm() - 1.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn projection_inverts_the_pixel_ray() {
+        let camera = Camera::looking_at(
+            Point3::new(-3.0, 7.0, 5.0),
+            Point3::new(2.0, 0.0, -1.0),
+            50.0,
+            1.5,
+        );
+        for (x, y) in [(0, 0), (37, 12), (59, 39)] {
+            let ray = camera.pixel_ray(x, y, 60, 40);
+            let (px, py) = camera.project(&(ray.origin + ray.dir * 7.5), 60, 40).unwrap();
+            assert!((px - (x as f64 + 0.5)).abs() < 1e-9 && (py - (y as f64 + 0.5)).abs() < 1e-9);
+        }
+        assert_eq!(camera.project(&Point3::new(-8.0, 14.0, 11.0), 60, 40), None);
     }
 
     #[test]

@@ -225,6 +225,7 @@ fn every_command_example_runs() {
                     "far_f32.png",
                     "far_error.png",
                     "walk.png",
+                    "terrain.png",
                 ] {
                     assert!(out.join(name).is_file(), "{name}");
                 }

@@ -7,6 +7,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use super::{QUERIES, Survey};
+use crate::canvas::{fill, text, text_width};
 use crate::image::{Rgb, RgbImage};
 
 const WHITE: Rgb = [255, 255, 255];
@@ -15,100 +16,6 @@ const GRID: Rgb = [225, 225, 225];
 const BLUE: Rgb = [40, 90, 200];
 const GREEN: Rgb = [30, 150, 70];
 const RED: Rgb = [210, 50, 40];
-
-/// Glyphs of the 3×5 font, rows top to bottom, `#` set.
-const FONT: &[(char, [&str; 5])] = &[
-    ('0', ["###", "#.#", "#.#", "#.#", "###"]),
-    ('1', [".#.", "##.", ".#.", ".#.", "###"]),
-    ('2', ["###", "..#", "###", "#..", "###"]),
-    ('3', ["###", "..#", "###", "..#", "###"]),
-    ('4', ["#.#", "#.#", "###", "..#", "..#"]),
-    ('5', ["###", "#..", "###", "..#", "###"]),
-    ('6', ["###", "#..", "###", "#.#", "###"]),
-    ('7', ["###", "..#", "..#", ".#.", ".#."]),
-    ('8', ["###", "#.#", "###", "#.#", "###"]),
-    ('9', ["###", "#.#", "###", "..#", "###"]),
-    ('A', [".#.", "#.#", "###", "#.#", "#.#"]),
-    ('B', ["##.", "#.#", "##.", "#.#", "##."]),
-    ('C', [".##", "#..", "#..", "#..", ".##"]),
-    ('D', ["##.", "#.#", "#.#", "#.#", "##."]),
-    ('E', ["###", "#..", "##.", "#..", "###"]),
-    ('F', ["###", "#..", "##.", "#..", "#.."]),
-    ('G', [".##", "#..", "#.#", "#.#", ".##"]),
-    ('H', ["#.#", "#.#", "###", "#.#", "#.#"]),
-    ('I', ["###", ".#.", ".#.", ".#.", "###"]),
-    ('J', ["..#", "..#", "..#", "#.#", ".#."]),
-    ('K', ["#.#", "#.#", "##.", "#.#", "#.#"]),
-    ('L', ["#..", "#..", "#..", "#..", "###"]),
-    ('M', ["#.#", "###", "###", "#.#", "#.#"]),
-    ('N', ["##.", "#.#", "#.#", "#.#", "#.#"]),
-    ('O', [".#.", "#.#", "#.#", "#.#", ".#."]),
-    ('P', ["##.", "#.#", "##.", "#..", "#.."]),
-    ('Q', [".#.", "#.#", "#.#", "##.", ".##"]),
-    ('R', ["##.", "#.#", "##.", "#.#", "#.#"]),
-    ('S', [".##", "#..", ".#.", "..#", "##."]),
-    ('T', ["###", ".#.", ".#.", ".#.", ".#."]),
-    ('U', ["#.#", "#.#", "#.#", "#.#", "###"]),
-    ('V', ["#.#", "#.#", "#.#", "#.#", ".#."]),
-    ('W', ["#.#", "#.#", "###", "###", "#.#"]),
-    ('X', ["#.#", "#.#", ".#.", "#.#", "#.#"]),
-    ('Y', ["#.#", "#.#", ".#.", ".#.", ".#."]),
-    ('Z', ["###", "..#", ".#.", "#..", "###"]),
-    ('.', ["...", "...", "...", "...", ".#."]),
-    ('-', ["...", "...", "###", "...", "..."]),
-    ('+', ["...", ".#.", "###", ".#.", "..."]),
-    ('/', ["..#", "..#", ".#.", "#..", "#.."]),
-    (':', ["...", ".#.", "...", ".#.", "..."]),
-    ('%', ["#.#", "..#", ".#.", "#..", "#.#"]),
-    ('(', [".#.", "#..", "#..", "#..", ".#."]),
-    (')', [".#.", "..#", "..#", "..#", ".#."]),
-    ('=', ["...", "###", "...", "###", "..."]),
-    ('_', ["...", "...", "...", "...", "###"]),
-    ('<', ["..#", ".#.", "#..", ".#.", "..#"]),
-    ('>', ["#..", ".#.", "..#", ".#.", "#.."]),
-    ('^', [".#.", "#.#", "...", "...", "..."]),
-    (',', ["...", "...", "...", ".#.", "#.."]),
-];
-
-/// Pixel scale of the font: glyphs are 6×10 pixels, 8 apart.
-const SCALE: usize = 2;
-const ADVANCE: usize = 4 * SCALE;
-
-fn fill(image: &mut RgbImage, x: usize, y: usize, width: usize, height: usize, colour: Rgb) {
-    for row in y..y + height {
-        for column in x..x + width {
-            image.set(column, row, colour);
-        }
-    }
-}
-
-/// `text` with its top-left corner at `(x, y)`; unknown characters are blank.
-fn text(image: &mut RgbImage, x: usize, y: usize, text: &str, colour: Rgb) {
-    for (i, c) in text.chars().enumerate() {
-        let upper = c.to_ascii_uppercase();
-        let Some((_, rows)) = FONT.iter().find(|(g, _)| *g == upper) else {
-            continue;
-        };
-        for (r, row) in rows.iter().enumerate() {
-            for (k, cell) in row.bytes().enumerate() {
-                if cell == b'#' {
-                    fill(
-                        image,
-                        x + i * ADVANCE + k * SCALE,
-                        y + r * SCALE,
-                        SCALE,
-                        SCALE,
-                        colour,
-                    );
-                }
-            }
-        }
-    }
-}
-
-fn text_width(text: &str) -> usize {
-    text.chars().count() * ADVANCE
-}
 
 /// A plot area: pixel rectangle and the data ranges it maps (log10 units).
 struct Frame {
@@ -188,11 +95,21 @@ fn histogram(values: &[f64]) -> (usize, Vec<usize>) {
     (exact, counts)
 }
 
-/// One histogram panel of `values` (ulps) at vertical offset `top`.
+/// A step for percentage ticks so that about five of them cover `peak`.
+fn percent_step(peak: f64) -> f64 {
+    [0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 25.0, 50.0]
+        .into_iter()
+        .find(|step| peak / step <= 5.0)
+        .unwrap_or(100.0)
+}
+
+/// One histogram panel of `values` (ulps) at vertical offset `top`: bars
+/// as a share of the cases (left axis, in percent), the exact answers in
+/// their own bar, the median and 99th percentile marked.
 fn histogram_panel(image: &mut RgbImage, top: usize, title: &str, values: &[f64], colour: Rgb) {
     let frame = Frame {
-        left: 90,
-        top: top + 20,
+        left: 150,
+        top: top + 34,
         width: 640,
         height: 150,
         x_range: LOG_RANGE,
@@ -201,21 +118,46 @@ fn histogram_panel(image: &mut RgbImage, top: usize, title: &str, values: &[f64]
     let (exact, counts) = histogram(values);
     let total = values.len().max(1) as f64;
     let peak = counts.iter().copied().chain([exact]).max().unwrap_or(0).max(1) as f64;
-    frame.draw_axes(image, "ERROR (ULPS, LOG SCALE)", false);
-    // The exact bar sits left of the axis.
-    let exact_height = (exact as f64 / peak * frame.height as f64) as usize;
+    frame.draw_axes(image, "ERROR (ULPS OF ITS OWN PRECISION, LOG SCALE)", false);
+    // Percent ticks on the left axis, shared by the exact bar.
+    let peak_percent = peak / total * 100.0;
+    let step = percent_step(peak_percent);
+    let bar_height = |count: f64| (count / peak * frame.height as f64) as usize;
+    let mut tick = 0.0;
+    while tick <= peak_percent {
+        let y = frame.top + frame.height - bar_height(tick / 100.0 * total);
+        fill(image, frame.left, y, frame.width, 1, GRID);
+        fill(image, frame.left - 4, y, 4, 1, BLACK);
+        let label = if step < 1.0 {
+            format!("{tick:.1}%")
+        } else {
+            format!("{tick:.0}%")
+        };
+        text(
+            image,
+            92usize.saturating_sub(text_width(&label)),
+            y.saturating_sub(5),
+            &label,
+            BLACK,
+        );
+        tick += step;
+    }
+    text(image, 10, top + 18, "SHARE OF CASES", BLACK);
+    // The exact bar sits between the tick labels and the axis.
+    let exact_height = bar_height(exact as f64);
     fill(
         image,
-        40,
+        104,
         frame.top + frame.height - exact_height,
         30,
         exact_height,
         colour,
     );
-    text(image, 38, frame.top + frame.height + 6, "=0", BLACK);
+    fill(image, 100, frame.top + frame.height, 38, 1, BLACK);
+    text(image, 104, frame.top + frame.height + 6, "=0", BLACK);
     let bin_width = frame.width as f64 / counts.len() as f64;
     for (i, &count) in counts.iter().enumerate() {
-        let height = (count as f64 / peak * frame.height as f64) as usize;
+        let height = bar_height(count as f64);
         let x = frame.left + 1 + (i as f64 * bin_width) as usize;
         fill(
             image,
@@ -232,33 +174,46 @@ fn histogram_panel(image: &mut RgbImage, top: usize, title: &str, values: &[f64]
         if q > 0.0 {
             let x = frame.x(q.log10());
             fill(image, x, frame.top, 1, frame.height, mark);
+            // Right of the line, or left of it where the frame ends.
+            let label = format!("{name} {q:.2}");
+            let right_end = frame.left + frame.width;
+            let left = if x + 3 + text_width(&label) <= right_end {
+                x + 3
+            } else {
+                x.saturating_sub(3 + text_width(&label))
+            };
             text(
                 image,
-                x + 3,
+                left,
                 frame.top + 2 + if p > 0.9 { 12 } else { 0 },
-                &format!("{name} {q:.2}"),
+                &label,
                 mark,
             );
         }
     }
     let header = format!(
-        "{title}  N={}  EXACT {:.1}%  PEAK BIN {:.1}%  MAX {:.3}",
+        "{title}: N = {}, EXACT {:.1}%, MAX {:.3} ULPS",
         values.len(),
         exact as f64 / total * 100.0,
-        peak / total * 100.0,
         quantile(1.0)
     );
     text(image, 10, top + 2, &header, BLACK);
 }
 
 fn write_histogram(survey: &Survey, query: &str, path: &Path) -> io::Result<()> {
-    let mut image = RgbImage::new(760, 460, WHITE);
+    let mut image = RgbImage::new(820, 500, WHITE);
     let rows = survey.rows.iter().filter(|r| r.query == query);
     let f32_values: Vec<f64> = rows.clone().flat_map(|r| r.f32.ulps.iter().copied()).collect();
     let f64_values: Vec<f64> = rows.flat_map(|r| r.f64.ulps.iter().copied()).collect();
     let name = query.to_ascii_uppercase();
-    histogram_panel(&mut image, 5, &format!("{name} F32"), &f32_values, BLUE);
-    histogram_panel(&mut image, 235, &format!("{name} F64"), &f64_values, GREEN);
+    histogram_panel(&mut image, 5, &format!("{name} ERROR IN F32"), &f32_values, BLUE);
+    histogram_panel(
+        &mut image,
+        255,
+        &format!("{name} ERROR IN F64"),
+        &f64_values,
+        GREEN,
+    );
     image.write_png(path)
 }
 
@@ -276,6 +231,7 @@ fn write_distance_plot(survey: &Survey, path: &Path) -> io::Result<()> {
         y_range: (-3.0, 7.0),
     };
     frame.draw_axes(&mut image, "DISTANCE OF THE SHAPE FROM THE ORIGIN", true);
+    text(&mut image, 10, 30, "ULPS", BLACK);
     text(
         &mut image,
         10,
