@@ -1,4 +1,20 @@
 //! Axis-aligned bounding boxes.
+//!
+//! ```
+//! use geom_core::Aabb;
+//! use nalgebra::{Isometry3, Point3, Vector3};
+//!
+//! let points = [Point3::new(1.0, 0.0, 0.0), Point3::new(3.0, 2.0, 1.0), Point3::new(2.0, -1.0, 0.5)];
+//! let b = Aabb::from_points(&points).unwrap();
+//! // The smallest and largest coordinate on each axis.
+//! assert_eq!(b, Aabb::new(Point3::new(1.0, -1.0, 0.0), Point3::new(3.0, 2.0, 1.0)));
+//! assert_eq!(b.center(), Point3::new(2.0, 0.5, 0.5));
+//! assert!(b.contains_point(&Point3::new(2.0, 0.0, 0.5)));
+//! // A quarter turn about z maps (x, y) to (-y, x): x ∈ [-2, 1], y ∈ [1, 3].
+//! let turned = b.transformed(&Isometry3::rotation(Vector3::z() * std::f64::consts::FRAC_PI_2));
+//! assert!((turned.mins - Point3::new(-2.0, 1.0, 0.0)).norm() < 1e-12);
+//! assert!((turned.maxs - Point3::new(1.0, 3.0, 1.0)).norm() < 1e-12);
+//! ```
 
 use nalgebra::{Isometry3, Point3, Vector3};
 

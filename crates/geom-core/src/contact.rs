@@ -6,6 +6,25 @@
 //! is the overlap along that normal, positive when the shapes overlap and
 //! negative (down to `-margin`) when they are apart but within the margin.
 //! `point_a` lies on `a`'s surface and `point_b` on `b`'s, in world space.
+//!
+//! ```
+//! use geom_core::{ContactManifolds, ContactPoint, FeatureId};
+//! use nalgebra::{Point3, Vector3};
+//!
+//! // A unit ball (a) centred at y = 0.75 sinks 0.25 into the ground y = 0 (b).
+//! let mut out = ContactManifolds::<f64>::new();
+//! let manifold = out.push_manifold(-Vector3::y()); // from a down into b
+//! let (point_a, point_b) = (Point3::new(0.0, -0.25, 0.0), Point3::origin());
+//! let (feature_a, feature_b) = (FeatureId::Face(0), FeatureId::Face(0));
+//! manifold.points.push(ContactPoint { point_a, point_b, depth: 0.25, feature_a, feature_b });
+//! assert_eq!((out.len(), out.as_slice()[0].max_depth()), (1, Some(0.25)));
+//! // Seen from the ground: the normal turns up and the points swap.
+//! out.swap_roles_from(0);
+//! assert_eq!(out.as_slice()[0].normal, Vector3::y());
+//! assert_eq!(out.as_slice()[0].points[0].point_a, Point3::origin());
+//! out.clear(); // empty again, its storage kept for the next query
+//! assert!(out.is_empty());
+//! ```
 
 use nalgebra::{Point3, Vector3};
 

@@ -1,4 +1,14 @@
 //! The error type of shape constructors and queries.
+//!
+//! ```
+//! use geom_core::GeomError;
+//!
+//! let error = GeomError::invalid("sphere", "radius", -1.0, "must be finite and >= 0");
+//! assert!(matches!(error, GeomError::InvalidParameter { parameter: "radius", .. }));
+//! // The message names the shape, the parameter, the value and the rule.
+//! assert_eq!(error.to_string(), "sphere: radius = -1.0 is invalid (must be finite and >= 0)");
+//! assert_eq!(GeomError::NonFinite { input: "pose_a" }.to_string(), "pose_a is not finite");
+//! ```
 
 use std::fmt;
 

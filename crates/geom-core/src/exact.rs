@@ -6,6 +6,19 @@
 //! rounded (Ogita, Rump and Oishi, "Accurate Sum and Dot Product", SIAM J.
 //! Sci. Comput. 26(6), 2005). Written without fused multiply-add, so the
 //! scalar and SIMD lanes agree bit for bit.
+//!
+//! ```
+//! use geom_core::exact::{dot_plus_compensated, two_sum};
+//! use nalgebra::Vector3;
+//!
+//! // 1 + 2⁻⁶⁰ rounds to 1 in f64; two_sum also returns the part lost, exactly.
+//! let tiny = 2f64.powi(-60);
+//! assert_eq!(two_sum(1.0, tiny), (1.0, tiny));
+//! // (1e17, 1, -1e17)·(1, 1, 1) = 1, but plainly 1e17 + 1 rounds to 1e17 (its ulp is 16).
+//! assert_eq!(1e17 + 1.0 - 1e17, 0.0);
+//! let (a, ones) = (Vector3::new(1e17, 1.0, -1e17), Vector3::repeat(1.0));
+//! assert_eq!(dot_plus_compensated(&a, &ones, 0.0), 1.0);
+//! ```
 
 use nalgebra::{Point3, SimdBool, SimdValue, Vector3};
 use num_traits::One;

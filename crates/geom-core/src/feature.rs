@@ -10,6 +10,21 @@
 //! clipped to a manifold instead of reduced to one point (Jolt's
 //! `GetSupportingFace`; Gregorius, "Robust Contact Creation for Physics
 //! Simulations", GDC 2015).
+//!
+//! ```
+//! use geom_core::{FeatureShape, SupportFeature};
+//! use nalgebra::{Point3, Vector3};
+//!
+//! // The top face of the cube [-1, 1]³, counter-clockwise seen from above.
+//! let corners = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)].map(|(x, y)| Point3::new(x, y, 1.0));
+//! let top = SupportFeature::face(corners, Vector3::z());
+//! assert_eq!((top.shape(), top.points().len()), (FeatureShape::Face, 4));
+//! // Dilated by a margin of 0.5 along its normal, every corner is at z = 1.5.
+//! assert!(top.offset(&Vector3::z(), 0.5).points().iter().all(|p| p.z == 1.5));
+//! // The top edge along x stays extreme for every direction with no x part.
+//! let edge = SupportFeature::edge(corners[3], corners[2], Vector3::new(0.0, 1.0, 1.0).normalize());
+//! assert_eq!(edge.edge_directions(), (Vector3::x(), 0.0)); // unit axis (2, 0, 0) / 2, cos 0
+//! ```
 
 use nalgebra::{Point3, Vector3};
 

@@ -14,6 +14,20 @@
 //!   [`Isometry3`](nalgebra::Isometry3) pose whose translation is subtracted
 //!   before the rotation is undone, so small shapes far from the origin keep
 //!   their precision.
+//!
+//! A ray against a bounding box, the simplest query here: `t` is measured in
+//! units of `dir`.
+//!
+//! ```
+//! use geom_core::{Aabb, Ray};
+//! use nalgebra::{Point3, Vector3};
+//!
+//! let cube = Aabb::new(Point3::new(-1.0, -1.0, -1.0), Point3::new(1.0, 1.0, 1.0));
+//! // From x = -5 along (2, 0, 0): x = -1 after 4, i.e. t = 2; x = 1 at t = 3.
+//! let ray = Ray::new(Point3::new(-5.0, 0.5, 0.0), Vector3::new(2.0, 0.0, 0.0));
+//! assert_eq!(cube.ray_interval(&ray, f64::INFINITY), Some((2.0, 3.0)));
+//! assert_eq!(ray.point_at(2.0), Point3::new(-1.0, 0.5, 0.0));
+//! ```
 #![deny(missing_docs)]
 // A library never writes to the terminal (its tests may).
 #![cfg_attr(not(test), deny(clippy::print_stdout, clippy::print_stderr))]

@@ -1,4 +1,17 @@
 //! Applying poses with as little rounding as the precision allows.
+//!
+//! ```
+//! use geom_core::PoseMatrix;
+//! use nalgebra::{Isometry3, Point3, Vector3};
+//!
+//! // A frame at (10, 0, 0) turned a quarter about z: its x axis points along world y.
+//! let pose = Isometry3::new(Vector3::new(10.0, 0.0, 0.0), Vector3::z() * std::f64::consts::FRAC_PI_2);
+//! let matrix = PoseMatrix::new(&pose);
+//! assert!((matrix.point_to_world(&Point3::new(1.0, 0.0, 0.0)) - Point3::new(10.0, 1.0, 0.0)).norm() < 1e-12);
+//! assert!((matrix.point_to_local(&Point3::new(10.0, 1.0, 0.0)) - Point3::new(1.0, 0.0, 0.0)).norm() < 1e-12);
+//! assert!((matrix.vector_to_local(&Vector3::y()) - Vector3::x()).norm() < 1e-12);
+//! assert!(!matrix.is_translation());
+//! ```
 
 use nalgebra::{Isometry3, Matrix3, Point3, RealField, SimdBool, SimdValue, UnitQuaternion, Vector3};
 

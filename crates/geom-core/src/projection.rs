@@ -1,4 +1,20 @@
 //! Point projections.
+//!
+//! ```
+//! use geom_core::{LaneProjection, PointProjection};
+//! use nalgebra::{Isometry3, Point3};
+//!
+//! // A unit sphere's kernel answer for (0, 0, 0.5): boundary point (0, 0, 1), inside.
+//! let query = Point3::new(0.0, 0.0, 0.5);
+//! let kernel = LaneProjection { point: Point3::new(0.0, 0.0, 1.0), inside: true };
+//! // Solid, the inside point is its own closest point; hollow, the boundary point is.
+//! assert_eq!(kernel.into_projection(&query, true), Some(PointProjection { point: query, is_inside: true }));
+//! let hollow = kernel.into_projection(&query, false).unwrap();
+//! assert_eq!(hollow.point, Point3::new(0.0, 0.0, 1.0));
+//! assert_eq!(kernel.signed_distance(&query), Some(-0.5)); // 0.5 below the surface
+//! // Moved with the sphere to (0, 0, 5).
+//! assert_eq!(hollow.transformed(&Isometry3::translation(0.0, 0.0, 5.0)).point, Point3::new(0.0, 0.0, 6.0));
+//! ```
 
 use nalgebra::{Isometry3, Point3, Scalar, SimdBool, SimdRealField};
 

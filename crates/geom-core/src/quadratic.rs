@@ -1,4 +1,21 @@
 //! The stable ray–sphere quadratic, the root of every quadric ray cast.
+//!
+//! ```
+//! use geom_core::Ray;
+//! use geom_core::quadratic::ray_cast_sphere;
+//! use nalgebra::{Point3, Vector3};
+//!
+//! // From 5 below the centre of a unit sphere, straight up: enters at z = -1, t = 4.
+//! let ray = Ray::new(Point3::new(0.0, 0.0, -5.0), Vector3::z());
+//! let hit = ray_cast_sphere(&ray, 1.0, f64::INFINITY, true).into_hit().unwrap();
+//! assert!((hit.t - 4.0).abs() < 1e-12 && (hit.normal + Vector3::z()).norm() < 1e-12);
+//! assert!(ray_cast_sphere(&ray, 1.0, 3.5, true).into_hit().is_none()); // stops short at t = 3.5
+//! // From the centre: a hollow sphere is left at t = 1, a solid one is hit at once.
+//! let inside = Ray::new(Point3::origin(), Vector3::z());
+//! let exit = ray_cast_sphere(&inside, 1.0, f64::INFINITY, false).into_hit().unwrap();
+//! assert!((exit.t - 1.0).abs() < 1e-12 && (exit.normal - Vector3::z()).norm() < 1e-12);
+//! assert_eq!(ray_cast_sphere(&inside, 1.0, f64::INFINITY, true).into_hit().unwrap().t, 0.0);
+//! ```
 
 use crate::LaneOrd;
 use nalgebra::{Point3, SimdBool, SimdValue, Vector3};

@@ -1,4 +1,22 @@
 //! Rays and ray hits.
+//!
+//! ```
+//! use geom_core::{FeatureId, Ray, RayHit};
+//! use nalgebra::{Isometry3, Point3, Vector3};
+//!
+//! // `dir` need not be unit length: t = 1.5 along (0, 0, 2) is 3 further up.
+//! let ray = Ray::new(Point3::new(1.0, 0.0, 0.0), Vector3::new(0.0, 0.0, 2.0));
+//! assert_eq!(ray.point_at(1.5), Point3::new(1.0, 0.0, 3.0));
+//! // A shape at (1, 0, 10) turned a quarter about x (its y axis along world z,
+//! // its z along world -y): the ray starts 10 down its y axis, heading along +y.
+//! let pose = Isometry3::new(Vector3::new(1.0, 0.0, 10.0), Vector3::x() * std::f64::consts::FRAC_PI_2);
+//! let local = ray.inverse_transformed(&pose);
+//! assert!((local.origin - Point3::new(0.0, -10.0, 0.0)).norm() < 1e-12);
+//! assert!((local.dir - Vector3::new(0.0, 2.0, 0.0)).norm() < 1e-12);
+//! // A local hit on the shape's -y side comes back facing world -z; `t` is unchanged.
+//! let hit = RayHit { t: 4.5, normal: -Vector3::y(), feature: FeatureId::Face(0) }.transformed(&pose);
+//! assert!(hit.t == 4.5 && (hit.normal + Vector3::z()).norm() < 1e-12);
+//! ```
 
 use crate::LaneOrd;
 use nalgebra::{Isometry3, Point3, Scalar, SimdBool, SimdRealField, SimdValue, Vector3};

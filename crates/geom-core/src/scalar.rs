@@ -4,6 +4,22 @@
 //! `f32`, `f64`, `WideF32x4`, `WideF32x8` and `WideF64x4`. [`Real`] names the
 //! plain scalars a shape stores; [`Lane`] names any SIMD-or-scalar type whose
 //! lanes are a [`Real`].
+//!
+//! ```
+//! use geom_core::{Lane, all_finite, lit, max_size};
+//! use nalgebra::Vector3;
+//!
+//! // One function for f32 and f64 (and SIMD lanes), its constants through `lit`.
+//! fn midpoint<T: Lane>(a: T, b: T) -> T {
+//!     (a + b) * lit::<T>(0.5)
+//! }
+//! assert_eq!((midpoint(1.0f32, 2.0), midpoint(1.0f64, 2.0)), (1.5, 1.5));
+//! // The largest size is √max / 4: f32's max is just under 2¹²⁸, so about 2⁶².
+//! let largest = max_size::<f32>();
+//! assert!((largest / 2f32.powi(62) - 1.0).abs() < 1e-6);
+//! assert!((largest * largest).is_finite()); // max / 16
+//! assert!(!all_finite(&Vector3::new(1.0, f64::NAN, 0.0)));
+//! ```
 
 use nalgebra::{RealField, SimdRealField, Vector3};
 

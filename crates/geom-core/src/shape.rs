@@ -1,4 +1,49 @@
 //! The [`Shape`] trait every geometry implements.
+//!
+//! A shape defined outside geom implements the local-frame methods; the world
+//! queries (`ray_cast`, `closest_point`, `distance`, `aabb`, ...) come with
+//! the trait.
+//!
+//! ```
+//! use geom_core::quadratic::ray_cast_sphere;
+//! use geom_core::{Aabb, LaneProjection, PointProjection, Ray, RayHit, Shape, ShapeKind};
+//! use nalgebra::{Isometry3, Point3, Vector3};
+//!
+//! /// A ball of radius 1 centred on its local origin.
+//! #[derive(Debug)]
+//! struct Ball(ShapeKind);
+//!
+//! impl Shape<f64> for Ball {
+//!     fn kind(&self) -> ShapeKind {
+//!         self.0
+//!     }
+//!     fn is_convex(&self) -> bool {
+//!         true
+//!     }
+//!     fn local_aabb(&self) -> Aabb<f64> {
+//!         Aabb::from_half_extents(Point3::origin(), Vector3::repeat(1.0))
+//!     }
+//!     fn ray_cast_local(&self, ray: &Ray<f64>, max_t: f64, solid: bool) -> Option<RayHit<f64>> {
+//!         ray_cast_sphere(ray, 1.0, max_t, solid).into_hit()
+//!     }
+//!     fn closest_point_local(&self, p: &Point3<f64>, solid: bool) -> Option<PointProjection<f64>> {
+//!         let on_surface = Point3::from(p.coords.normalize());
+//!         LaneProjection { point: on_surface, inside: p.coords.norm() <= 1.0 }.into_projection(p, solid)
+//!     }
+//!     fn support_local(&self, dir: &Vector3<f64>) -> Option<Point3<f64>> {
+//!         Some(Point3::from(dir.normalize()))
+//!     }
+//! }
+//!
+//! let ball = Ball(ShapeKind::new_custom().unwrap());
+//! let pose = Isometry3::translation(0.0, 0.0, 5.0);
+//! // From the origin along +z: the ball centred at (0, 0, 5) is entered at z = 4, facing -z.
+//! let hit = ball.ray_cast(&pose, &Ray::new(Point3::origin(), Vector3::z()), f64::INFINITY, true).unwrap();
+//! assert!((hit.t - 4.0).abs() < 1e-12 && (hit.normal + Vector3::z()).norm() < 1e-12);
+//! // (0, 0, 8) is 3 from the centre, so 2 from the surface.
+//! assert!((ball.distance(&pose, &Point3::new(0.0, 0.0, 8.0)).unwrap() - 2.0).abs() < 1e-12);
+//! assert_eq!(ball.aabb(&pose), Aabb::new(Point3::new(-1.0, -1.0, 4.0), Point3::new(1.0, 1.0, 6.0)));
+//! ```
 
 use std::any::Any;
 use std::fmt::Debug;

@@ -1,4 +1,18 @@
 //! Orthonormal bases from one unit vector.
+//!
+//! ```
+//! use geom_prims::orthonormal_basis;
+//! use nalgebra::Vector3;
+//!
+//! // For n = +z the tangents are the x and y axes.
+//! assert_eq!(orthonormal_basis(&Vector3::<f64>::z()), (Vector3::x(), Vector3::y()));
+//! // For any unit n: two unit tangents, perpendicular to n and to each other, with b1 × b2 = n.
+//! let n = Vector3::new(0.6f64, 0.0, -0.8); // 0.36 + 0.64 = 1
+//! let (b1, b2) = orthonormal_basis(&n);
+//! assert!((b1.norm() - 1.0).abs() < 1e-12 && (b2.norm() - 1.0).abs() < 1e-12);
+//! assert!(b1.dot(&n).abs() < 1e-12 && b2.dot(&n).abs() < 1e-12 && b1.dot(&b2).abs() < 1e-12);
+//! assert!((b1.cross(&b2) - n).norm() < 1e-12);
+//! ```
 
 use geom_core::Lane;
 use nalgebra::{SimdValue, Vector3};

@@ -5,6 +5,29 @@
 //! Each shape is one module holding its data, validating constructors
 //! (`try_new` returns a [`GeomError`](geom_core::GeomError) naming the bad
 //! value, `new` panics with the same message) and its kernels.
+//!
+//! Every shape answers through the [`Shape`](geom_core::Shape) trait, in its
+//! local frame or at a pose:
+//!
+//! ```
+//! use geom_core::{GeomError, Ray, Shape};
+//! use geom_prims::{Cuboid, Sphere};
+//! use nalgebra::{Isometry3, Point3, Vector3};
+//!
+//! // From the origin along +z, a unit sphere centred at (0, 0, 5) is hit at z = 4, facing -z.
+//! let sphere = Sphere::new(1.0);
+//! let ray = Ray::new(Point3::origin(), Vector3::z());
+//! let hit = sphere.ray_cast(&Isometry3::translation(0.0, 0.0, 5.0), &ray, f64::INFINITY, true).unwrap();
+//! assert!((hit.t - 4.0).abs() < 1e-12 && (hit.normal + Vector3::z()).norm() < 1e-12);
+//! // (4, 1, 0) projects onto the box of half extents (1, 2, 3) at (1, 1, 0), 3 away (x clamped to 1).
+//! let cuboid = Cuboid::new(Vector3::new(1.0f64, 2.0, 3.0));
+//! let point = Point3::new(4.0, 1.0, 0.0);
+//! let projection = cuboid.closest_point(&Isometry3::identity(), &point, true).unwrap();
+//! assert!((projection.point - Point3::new(1.0, 1.0, 0.0)).norm() < 1e-12);
+//! assert!((cuboid.distance(&Isometry3::identity(), &point).unwrap() - 3.0).abs() < 1e-12);
+//! // `try_new` names a bad value; `new` would panic with the same message.
+//! assert!(matches!(Sphere::try_new(-1.0), Err(GeomError::InvalidParameter { parameter: "radius", .. })));
+//! ```
 #![deny(missing_docs)]
 // A library never writes to the terminal (its tests may).
 #![cfg_attr(not(test), deny(clippy::print_stdout, clippy::print_stderr))]

@@ -1,4 +1,21 @@
 //! The segment: the straight line piece between two points, no thickness.
+//!
+//! ```
+//! use geom_core::{Ray, Shape};
+//! use geom_prims::Segment;
+//! use nalgebra::{Isometry3, Point3, Vector3};
+//!
+//! let segment = Segment::new(Point3::new(-1.0, 0.0, 0.0), Point3::new(1.0, 0.0, 0.0));
+//! let pose = Isometry3::identity();
+//! // Straight down from (0.5, 3, 0): crosses the segment after 3, the normal facing back up the ray.
+//! let down = Ray::new(Point3::new(0.5, 3.0, 0.0), -Vector3::y());
+//! let hit = segment.ray_cast(&pose, &down, f64::INFINITY, true).unwrap();
+//! assert!((hit.t - 3.0).abs() < 1e-12 && (hit.normal - Vector3::y()).norm() < 1e-12);
+//! // (4, 4, 0) is closest to the end (1, 0, 0), √(3² + 4²) = 5 away.
+//! let closest = segment.closest_point(&pose, &Point3::new(4.0, 4.0, 0.0), true).unwrap();
+//! assert!((closest.point - Point3::new(1.0, 0.0, 0.0)).norm() < 1e-12 && !closest.is_inside);
+//! assert!((segment.distance(&pose, &Point3::new(4.0, 4.0, 0.0)).unwrap() - 5.0).abs() < 1e-12);
+//! ```
 
 use geom_core::LaneOrd;
 use geom_core::distance::closest_point_on_segment;

@@ -1,4 +1,25 @@
 //! The sphere: all points within `radius` of the local origin.
+//!
+//! ```
+//! use geom_core::{Ray, Shape};
+//! use geom_prims::Sphere;
+//! use nalgebra::{Isometry3, Point3, Vector3};
+//!
+//! // A sphere of radius 2 centred at (0, 0, 5).
+//! let sphere = Sphere::new(2.0);
+//! let pose = Isometry3::translation(0.0, 0.0, 5.0);
+//! // From the origin along +z: entered at z = 3, facing -z.
+//! let hit = sphere.ray_cast(&pose, &Ray::new(Point3::origin(), Vector3::z()), f64::INFINITY, true).unwrap();
+//! assert!((hit.t - 3.0).abs() < 1e-12 && (hit.normal + Vector3::z()).norm() < 1e-12);
+//! // From the centre: a hollow sphere is left at z = 7 (t = 2), a solid one is hit at once.
+//! let from_centre = Ray::new(Point3::new(0.0, 0.0, 5.0), Vector3::z());
+//! assert!((sphere.ray_cast(&pose, &from_centre, f64::INFINITY, false).unwrap().t - 2.0).abs() < 1e-12);
+//! assert_eq!(sphere.ray_cast(&pose, &from_centre, f64::INFINITY, true).unwrap().t, 0.0);
+//! // (3, 0, 5) is 3 from the centre: closest point (2, 0, 5), 1 away.
+//! let projection = sphere.closest_point(&pose, &Point3::new(3.0, 0.0, 5.0), true).unwrap();
+//! assert!((projection.point - Point3::new(2.0, 0.0, 5.0)).norm() < 1e-12);
+//! assert!((sphere.distance(&pose, &Point3::new(3.0, 0.0, 5.0)).unwrap() - 1.0).abs() < 1e-12);
+//! ```
 
 use geom_core::{
     Aabb, FeatureShape, GeomError, Lane, LaneHit, LaneProjection, LaneShape, PointProjection, Ray, RayHit,

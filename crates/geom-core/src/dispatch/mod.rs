@@ -32,6 +32,35 @@
 //! fail on valid input; an answer that overflowed (shapes near the largest float) is
 //! refused with [`GeomError::NonFinite`] rather than returned with inf or
 //! NaN in it.
+//!
+//! ```
+//! use geom_core::{ClosestPoints, ContactManifolds, DispatchTable, GeomError, Shape, ShapeKind};
+//! use nalgebra::{Isometry3, Point3};
+//! # #[derive(Debug)]
+//! # struct Dot(ShapeKind);
+//! # impl Shape<f64> for Dot {
+//! #     fn kind(&self) -> ShapeKind { self.0 }
+//! #     fn is_convex(&self) -> bool { false }
+//! #     fn local_aabb(&self) -> geom_core::Aabb<f64> { geom_core::Aabb::new(Point3::origin(), Point3::origin()) }
+//! #     fn ray_cast_local(&self, _: &geom_core::Ray<f64>, _: f64, _: bool) -> Option<geom_core::RayHit<f64>> { None }
+//! #     fn closest_point_local(&self, _: &Point3<f64>, _: bool) -> Option<geom_core::PointProjection<f64>> { None }
+//! #     fn support_local(&self, _: &nalgebra::Vector3<f64>) -> Option<Point3<f64>> { None }
+//! # }
+//!
+//! // `Dot(kind)`: a custom, non-convex shape, a single point at its pose's origin.
+//! let kind = ShapeKind::new_custom().unwrap();
+//! let mut table = DispatchTable::<f64>::new();
+//! table.register_closest_points::<Dot, Dot, _>(kind, kind, |_, pose_a, _, pose_b, max_distance| {
+//!     let (a, b) = (Point3::from(pose_a.translation.vector), Point3::from(pose_b.translation.vector));
+//!     if (b - a).norm() <= max_distance { ClosestPoints::WithinMargin { point_a: a, point_b: b } } else { ClosestPoints::Disjoint }
+//! });
+//! let (dot, here, there) = (Dot(kind), Isometry3::identity(), Isometry3::translation(3.0, 4.0, 0.0));
+//! assert_eq!(table.distance(&dot, &here, &dot, &there), Ok(5.0)); // a 3-4-5 triangle
+//! assert_eq!(table.intersects(&dot, &here, &dot, &there), Ok(false));
+//! // No contact routine and not convex: contact queries are refused.
+//! let refused = table.contact(&dot, &here, &dot, &there, 0.0, &mut ContactManifolds::new());
+//! assert_eq!(refused, Err(GeomError::Unsupported { a: kind, b: kind }));
+//! ```
 
 use std::any::Any;
 use std::fmt;

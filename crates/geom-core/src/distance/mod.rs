@@ -1,5 +1,24 @@
 //! Distance primitives shared by every shape: point–segment and
 //! point–triangle (here, over lanes), segment–segment and segment–triangle.
+//!
+//! ```
+//! use geom_core::distance::{closest_point_on_segment, closest_point_on_triangle, closest_points_segment_segment};
+//! use nalgebra::{Point3, Vector3};
+//!
+//! // (2, 0, 1) is 2 from the z axis: its foot on (0, 0, 0)–(0, 0, 4) is (0, 0, 1), a quarter along.
+//! let (foot, s) = closest_point_on_segment(&Point3::new(2.0, 0.0, 1.0), &Point3::origin(), &Point3::new(0.0, 0.0, 4.0));
+//! assert_eq!((foot, s), (Point3::new(0.0, 0.0, 1.0), 0.25));
+//! // Above the triangle's face, straight down; (0.25, 0.25) = 0.5·a + 0.25·b + 0.25·c.
+//! let (a, b, c) = (Point3::origin(), Point3::new(1.0, 0.0, 0.0), Point3::new(0.0, 1.0, 0.0));
+//! let (on_face, weights) = closest_point_on_triangle(&Point3::new(0.25, 0.25, 2.0), &a, &b, &c);
+//! assert!((on_face - Point3::new(0.25, 0.25, 0.0)).norm() < 1e-12);
+//! assert!((weights - Vector3::new(0.5, 0.25, 0.25)).norm() < 1e-12);
+//! // Crossed segments, along x at z = 0 and along y at z = 3, both through (1, 0): 3 apart at their middles.
+//! let (p0, p1) = (Point3::<f64>::origin(), Point3::new(2.0, 0.0, 0.0));
+//! let (q0, q1) = (Point3::new(1.0, -1.0, 3.0), Point3::new(1.0, 1.0, 3.0));
+//! let closest = closest_points_segment_segment(&p0, &p1, &q0, &q1);
+//! assert!((closest.distance() - 3.0).abs() < 1e-12 && (closest.s - 0.5).abs() < 1e-12 && (closest.t - 0.5).abs() < 1e-12);
+//! ```
 
 mod segment_segment;
 mod segment_triangle;

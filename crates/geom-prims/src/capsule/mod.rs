@@ -1,4 +1,23 @@
 //! The capsule: all points within `radius` of the segment `a b`.
+//!
+//! ```
+//! use geom_core::{FeatureId, Ray, Shape};
+//! use geom_prims::Capsule;
+//! use nalgebra::{Isometry3, Point3, Vector3};
+//!
+//! // Radius 0.5 around the segment (0, -1, 0)–(0, 1, 0).
+//! let capsule = Capsule::from_points(Point3::new(0.0, -1.0, 0.0), Point3::new(0.0, 1.0, 0.0), 0.5);
+//! let pose = Isometry3::identity();
+//! // From (3, 0.5, 0) along -x: the side x = 0.5 after 2.5, normal +x.
+//! let side = capsule.ray_cast(&pose, &Ray::new(Point3::new(3.0, 0.5, 0.0), -Vector3::x()), f64::INFINITY, true).unwrap();
+//! assert!((side.t - 2.5).abs() < 1e-12 && (side.normal - Vector3::x()).norm() < 1e-12);
+//! assert_eq!(side.feature, FeatureId::Face(0));
+//! // Straight down from (0, 5, 0): the cap around b, top at y = 1.5, after 3.5.
+//! let cap = capsule.ray_cast(&pose, &Ray::new(Point3::new(0.0, 5.0, 0.0), -Vector3::y()), f64::INFINITY, true).unwrap();
+//! assert!((cap.t - 3.5).abs() < 1e-12 && cap.feature == FeatureId::Face(2));
+//! // (0, 4, 0) is 3 past b: 2.5 from the surface.
+//! assert!((capsule.distance(&pose, &Point3::new(0.0, 4.0, 0.0)).unwrap() - 2.5).abs() < 1e-12);
+//! ```
 
 mod closest;
 mod ray;

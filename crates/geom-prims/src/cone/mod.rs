@@ -3,6 +3,25 @@
 //! The kernels keep the defining points (apex, base centre) and work with
 //! positions relative to them, as Quilez's capped-cone intersector does,
 //! instead of building a rotation into a canonical frame.
+//!
+//! ```
+//! use geom_core::{FeatureId, Ray, Shape};
+//! use geom_prims::Cone;
+//! use nalgebra::{Isometry3, Point3, Vector3};
+//!
+//! // Apex (0, 2, 0), base disk of radius 1 at the origin: halfway up, the radius is 0.5.
+//! let cone = Cone::from_points(Point3::new(0.0, 2.0, 0.0), Point3::origin(), 1.0);
+//! let pose = Isometry3::identity();
+//! // From (5, 1, 0) along -x: the side at x = 0.5 after 4.5. The side line runs (1, -2)
+//! // in (x, y), so its outward normal is (2, 1, 0) / √5.
+//! let side = cone.ray_cast(&pose, &Ray::new(Point3::new(5.0, 1.0, 0.0), -Vector3::x()), f64::INFINITY, true).unwrap();
+//! assert!((side.t - 4.5).abs() < 1e-12 && side.feature == FeatureId::Face(0));
+//! assert!((side.normal - Vector3::new(2.0, 1.0, 0.0) / 5f64.sqrt()).norm() < 1e-12);
+//! // Straight up from (0, -5, 0): the base after 5, its normal pointing away from the apex.
+//! let base = cone.ray_cast(&pose, &Ray::new(Point3::new(0.0, -5.0, 0.0), Vector3::y()), f64::INFINITY, true).unwrap();
+//! assert!((base.t - 5.0).abs() < 1e-12 && (base.normal + Vector3::y()).norm() < 1e-12);
+//! assert_eq!(base.feature, FeatureId::Face(1));
+//! ```
 
 mod closest;
 mod ray;

@@ -5,6 +5,26 @@
 //! candidate pairs); overlapping, a sphere leaves through the nearest face
 //! and a capsule's core segment through the shallowest separating axis
 //! (box faces and axis × box edges, Ericson RTCD §4.4 / §5.2.1).
+//!
+//! ```
+//! use geom_core::{ClosestPoints, ContactManifolds};
+//! use geom_prims::contact::{closest_points_sphere_cuboid, contact_sphere_cuboid};
+//! use geom_prims::{Cuboid, Sphere};
+//! use nalgebra::{Isometry3, Point3, Vector3};
+//!
+//! // A unit ball centred 2.5 above a box of half extents (1, 2, 3): 0.5 into its top face y = 2.
+//! let (ball, block, at_origin) = (Sphere::new(1.0), Cuboid::new(Vector3::new(1.0, 2.0, 3.0)), Isometry3::identity());
+//! let mut out = ContactManifolds::<f64>::new();
+//! contact_sphere_cuboid(&ball, &Isometry3::translation(0.0, 2.5, 0.0), &block, &at_origin, 0.0, &mut out);
+//! let (normal, point) = out.points().next().unwrap();
+//! assert!((normal + Vector3::y()).norm() < 1e-12 && (point.depth - 0.5).abs() < 1e-12); // down, from ball to box
+//! assert!((point.point_a - Point3::new(0.0, 1.5, 0.0)).norm() < 1e-12); // the ball's lowest point
+//! assert!((point.point_b - Point3::new(0.0, 2.0, 0.0)).norm() < 1e-12); // on the top face
+//! // Centred 4 above, the ball is 1 clear of the face.
+//! let apart = closest_points_sphere_cuboid(&ball, &Isometry3::translation(0.0, 4.0, 0.0), &block, &at_origin, 10.0);
+//! let ClosestPoints::WithinMargin { point_a, point_b } = apart else { panic!("{apart:?}") };
+//! assert!((point_a - Point3::new(0.0, 3.0, 0.0)).norm() < 1e-12 && (point_b - Point3::new(0.0, 2.0, 0.0)).norm() < 1e-12);
+//! ```
 
 use geom_core::distance::closest_points_segment_segment;
 use geom_core::{ClosestPoints, ContactManifolds, ContactPoint, FeatureId, Ray, Real, Shape, lit};

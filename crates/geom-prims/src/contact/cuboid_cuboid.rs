@@ -2,6 +2,29 @@
 //! oriented boxes, then reference/incident face clipping (Ericson,
 //! *Real-Time Collision Detection* §4.4.1 and §5.2.1; Gregorius, "The
 //! Separating Axis Test between Convex Polyhedra", GDC 2013).
+//!
+//! ```
+//! use geom_core::{ClosestPoints, ContactManifolds};
+//! use geom_prims::Cuboid;
+//! use geom_prims::contact::{closest_points_cuboid_cuboid, contact_cuboid_cuboid};
+//! use nalgebra::{Isometry3, Vector3};
+//!
+//! // Two cubes of half size 1, the second 1.75 up and 0.5 along x: face on face, 0.25 deep.
+//! let cube = Cuboid::new(Vector3::repeat(1.0));
+//! let mut out = ContactManifolds::<f64>::new();
+//! contact_cuboid_cuboid(&cube, &Isometry3::identity(), &cube, &Isometry3::translation(0.5, 1.75, 0.0), 0.0, &mut out);
+//! // The four corners of the faces' overlap, x ∈ [-0.5, 1] by z ∈ [-1, 1].
+//! assert_eq!(out.points().count(), 4);
+//! for (normal, point) in out.points() {
+//!     assert!((normal - Vector3::y()).norm() < 1e-12 && (point.depth - 0.25).abs() < 1e-12);
+//!     let (x, z) = (point.point_a.x, point.point_a.z);
+//!     assert!(((x + 0.5).abs() < 1e-12 || (x - 1.0).abs() < 1e-12) && (z.abs() - 1.0).abs() < 1e-12);
+//! }
+//! // Side by side 3 apart: the faces x = 1 and x = 2 are 1 apart.
+//! let apart = closest_points_cuboid_cuboid(&cube, &Isometry3::identity(), &cube, &Isometry3::translation(3.0, 0.0, 0.0), 10.0);
+//! let ClosestPoints::WithinMargin { point_a, point_b } = apart else { panic!("{apart:?}") };
+//! assert!(((point_b - point_a).norm() - 1.0).abs() < 1e-12 && (point_a.x - 1.0).abs() < 1e-12);
+//! ```
 
 use geom_core::{ClosestPoints, ContactManifolds, Real};
 use nalgebra::{Isometry3, Vector3};

@@ -9,6 +9,28 @@
 //! four deepest at most. The normal is `−n̂` (from the shape into the
 //! half-space), `point_a` is the candidate, `point_b` its projection on the
 //! plane, and the half-space's feature is `Face(0)`.
+//!
+//! ```
+//! use geom_core::ContactManifolds;
+//! use geom_prims::contact::contact_cuboid_half_space;
+//! use geom_prims::{Cuboid, HalfSpace};
+//! use nalgebra::{Isometry3, Vector3};
+//!
+//! // The ground y ≤ 0 and a cube of half size 1 centred at y = 0.75: its bottom face 0.25 deep.
+//! let ground = HalfSpace::new(Vector3::y(), 0.0);
+//! let cube = Cuboid::new(Vector3::repeat(1.0));
+//! let mut out = ContactManifolds::<f64>::new();
+//! contact_cuboid_half_space(&cube, &Isometry3::translation(0.0, 0.75, 0.0), &ground, &Isometry3::identity(), 0.0, &mut out);
+//! assert_eq!(out.points().count(), 4); // the four bottom corners
+//! for (normal, point) in out.points() {
+//!     assert!((normal + Vector3::y()).norm() < 1e-12); // from the cube into the ground
+//!     assert!((point.depth - 0.25).abs() < 1e-12 && (point.point_a.y + 0.25).abs() < 1e-12 && point.point_b.y.abs() < 1e-12);
+//! }
+//! // Held 0.25 above the ground, the corners are kept within a margin of 0.5, at depth -0.25.
+//! out.clear();
+//! contact_cuboid_half_space(&cube, &Isometry3::translation(0.0, 1.25, 0.0), &ground, &Isometry3::identity(), 0.5, &mut out);
+//! assert!(out.points().count() == 4 && out.points().all(|(_, point)| (point.depth + 0.25).abs() < 1e-12));
+//! ```
 
 use geom_core::exact::dot_plus_compensated;
 use geom_core::pose::rotation_matrix;

@@ -6,6 +6,27 @@
 //! ([`distance::closest_points_segment_segment`], Eberly's robust method), pushed out
 //! along the line joining them by each radius (Ericson, *Real-Time
 //! Collision Detection* §4.5.1 and §5.1.9).
+//!
+//! ```
+//! use geom_core::ContactManifolds;
+//! use geom_prims::contact::{contact_capsule_capsule, contact_sphere_sphere};
+//! use geom_prims::{Capsule, Sphere};
+//! use nalgebra::{Isometry3, Point3, Vector3};
+//!
+//! // Radii 1 and 0.5, centres 1.25 apart along x: 1 + 0.5 − 1.25 = 0.25 deep.
+//! let mut out = ContactManifolds::<f64>::new();
+//! contact_sphere_sphere(&Sphere::new(1.0), &Isometry3::identity(), &Sphere::new(0.5), &Isometry3::translation(1.25, 0.0, 0.0), 0.0, &mut out);
+//! let (normal, point) = out.points().next().unwrap();
+//! assert!((normal - Vector3::x()).norm() < 1e-12 && (point.depth - 0.25).abs() < 1e-12);
+//! assert!((point.point_a - Point3::new(1.0, 0.0, 0.0)).norm() < 1e-12 && (point.point_b - Point3::new(0.75, 0.0, 0.0)).norm() < 1e-12);
+//! // Crossed capsules of radius 0.5 whose axes (along x and along z) are 0.75 apart in y.
+//! let along_x = Capsule::from_points(Point3::new(-1.0, 0.0, 0.0), Point3::new(1.0, 0.0, 0.0), 0.5);
+//! let along_z = Capsule::from_points(Point3::new(0.0, 0.0, -1.0), Point3::new(0.0, 0.0, 1.0), 0.5);
+//! out.clear();
+//! contact_capsule_capsule(&along_x, &Isometry3::identity(), &along_z, &Isometry3::translation(0.0, 0.75, 0.0), 0.0, &mut out);
+//! let (normal, point) = out.points().next().unwrap();
+//! assert!((normal - Vector3::y()).norm() < 1e-12 && (point.depth - 0.25).abs() < 1e-12);
+//! ```
 
 use geom_core::distance::{self, closest_point_on_segment};
 use geom_core::{ClosestPoints, ContactManifolds, ContactPoint, FeatureId, Real, lit};

@@ -13,6 +13,28 @@
 //!
 //! The centre exactly on the boundary has no direction of its own; that
 //! case, and a shape without a projection, goes to the GJK routines.
+//!
+//! ```
+//! use geom_core::{ClosestPoints, ContactManifolds};
+//! use geom_prims::contact::{closest_points_sphere_convex, contact_sphere_convex};
+//! use geom_prims::{Cylinder, Ellipsoid, Sphere};
+//! use nalgebra::{Isometry3, Point3, Vector3};
+//!
+//! // A ball of radius 0.5 centred 1.25 from the axis of a cylinder of radius 1: 0.25 into its side.
+//! let ball = Sphere::new(0.5);
+//! let cylinder = Cylinder::from_points(Point3::new(0.0, -1.0, 0.0), Point3::new(0.0, 1.0, 0.0), 1.0);
+//! let mut out = ContactManifolds::<f64>::new();
+//! contact_sphere_convex(&ball, &Isometry3::translation(1.25, 0.0, 0.0), &cylinder, &Isometry3::identity(), 0.0, &mut out).unwrap();
+//! let (normal, point) = out.points().next().unwrap();
+//! assert!((normal + Vector3::x()).norm() < 1e-12 && (point.depth - 0.25).abs() < 1e-12); // from the ball to the axis
+//! assert!((point.point_b - Point3::new(1.0, 0.0, 0.0)).norm() < 1e-12); // the centre's projection on the side
+//! // Centred 3 above an ellipsoid of radii (2, 1, 1): its top (0, 1, 0), the ball's bottom (0, 2.5, 0).
+//! let ellipsoid = Ellipsoid::new(Vector3::new(2.0, 1.0, 1.0));
+//! let above = Isometry3::translation(0.0, 3.0, 0.0);
+//! let apart = closest_points_sphere_convex(&ball, &above, &ellipsoid, &Isometry3::identity(), 10.0).unwrap();
+//! let ClosestPoints::WithinMargin { point_a, point_b } = apart else { panic!("{apart:?}") };
+//! assert!((point_a - Point3::new(0.0, 2.5, 0.0)).norm() < 1e-12 && (point_b - Point3::new(0.0, 1.0, 0.0)).norm() < 1e-12);
+//! ```
 
 use geom_core::dispatch::ClosestPoints;
 use geom_core::{ContactManifolds, ContactPoint, FeatureId, GeomError, Real, Shape, lit};

@@ -6,6 +6,30 @@
 //! §5.1.10); a core that meets the triangle leaves along the separating
 //! axis of least penetration. The box uses the polytope separating-axis
 //! test (triangle normal, 3 box faces, 9 edge crosses) and face clipping.
+//!
+//! ```
+//! use geom_core::ContactManifolds;
+//! use geom_prims::contact::{contact_capsule_triangle, contact_sphere_triangle};
+//! use geom_prims::{Capsule, Sphere, Triangle};
+//! use nalgebra::{Isometry3, Point3, Vector3};
+//!
+//! // A floor triangle in z = 0 and a unit ball centred 0.75 above (1, 1, 0): 0.25 deep, straight down.
+//! let floor = Triangle::new(Point3::origin(), Point3::new(4.0, 0.0, 0.0), Point3::new(0.0, 4.0, 0.0));
+//! let mut out = ContactManifolds::<f64>::new();
+//! contact_sphere_triangle(&Sphere::new(1.0), &Isometry3::translation(1.0, 1.0, 0.75), &floor, &Isometry3::identity(), 0.0, &mut out);
+//! let (normal, point) = out.points().next().unwrap();
+//! assert!((normal + Vector3::z()).norm() < 1e-12 && (point.depth - 0.25).abs() < 1e-12);
+//! assert!((point.point_b - Point3::new(1.0, 1.0, 0.0)).norm() < 1e-12);
+//! // A capsule of radius 0.5 lying flat over the face, its axis 0.25 up: 0.25 deep at both ends.
+//! let capsule = Capsule::from_points(Point3::new(0.5, 1.0, 0.0), Point3::new(2.5, 1.0, 0.0), 0.5);
+//! out.clear();
+//! contact_capsule_triangle(&capsule, &Isometry3::translation(0.0, 0.0, 0.25), &floor, &Isometry3::identity(), 0.0, &mut out);
+//! assert_eq!(out.points().count(), 2);
+//! for (normal, point) in out.points() {
+//!     assert!((normal + Vector3::z()).norm() < 1e-12 && (point.depth - 0.25).abs() < 1e-12);
+//!     assert!((point.point_a.x - 0.5).abs() < 1e-12 || (point.point_a.x - 2.5).abs() < 1e-12); // under an end
+//! }
+//! ```
 
 use geom_core::distance::{
     self, closest_point_on_triangle, closest_points_segment_segment,

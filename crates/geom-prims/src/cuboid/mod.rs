@@ -1,5 +1,25 @@
 //! The cuboid: a box centred on the local origin with its edges along the
 //! local axes.
+//!
+//! ```
+//! use geom_core::{FeatureId, Ray, Shape};
+//! use geom_prims::Cuboid;
+//! use nalgebra::{Isometry3, Point3, Vector3};
+//!
+//! let cuboid = Cuboid::new(Vector3::new(1.0, 2.0, 3.0));
+//! // (4, 1, 0) projects onto the box at (1, 1, 0): only x is clamped.
+//! let projection = cuboid.closest_point(&Isometry3::identity(), &Point3::new(4.0, 1.0, 0.0), true).unwrap();
+//! assert!((projection.point - Point3::new(1.0, 1.0, 0.0)).norm() < 1e-12);
+//! // From (-5, 0, 0) along +x: the -x face at x = -1 after 4.
+//! let ray = Ray::new(Point3::new(-5.0, 0.0, 0.0), Vector3::x());
+//! let hit = cuboid.ray_cast(&Isometry3::identity(), &ray, f64::INFINITY, true).unwrap();
+//! assert!((hit.t - 4.0).abs() < 1e-12 && hit.feature == FeatureId::Face(0));
+//! // Turned a quarter about z, the box's +y face (half extent 2) faces world -x: hit after 3.
+//! let turned = Isometry3::rotation(Vector3::z() * std::f64::consts::FRAC_PI_2);
+//! let hit = cuboid.ray_cast(&turned, &ray, f64::INFINITY, true).unwrap();
+//! assert!((hit.t - 3.0).abs() < 1e-12 && (hit.normal + Vector3::x()).norm() < 1e-12);
+//! assert_eq!(hit.feature, FeatureId::Face(3));
+//! ```
 
 mod closest;
 mod ray;

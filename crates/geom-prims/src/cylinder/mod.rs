@@ -1,4 +1,24 @@
 //! The capped solid cylinder between two points.
+//!
+//! ```
+//! use geom_core::{FeatureId, Ray, Shape};
+//! use geom_prims::Cylinder;
+//! use nalgebra::{Isometry3, Point3, Vector3};
+//!
+//! // Radius 1, cap centres (0, 0, 0) and (0, 2, 0).
+//! let cylinder = Cylinder::from_points(Point3::origin(), Point3::new(0.0, 2.0, 0.0), 1.0);
+//! let pose = Isometry3::identity();
+//! // From (5, 1, 0) along -x: the side x = 1 after 4, normal +x.
+//! let side = cylinder.ray_cast(&pose, &Ray::new(Point3::new(5.0, 1.0, 0.0), -Vector3::x()), f64::INFINITY, true).unwrap();
+//! assert!((side.t - 4.0).abs() < 1e-12 && (side.normal - Vector3::x()).norm() < 1e-12);
+//! assert_eq!(side.feature, FeatureId::Face(0));
+//! // Straight down from (0.5, 5, 0.5): the cap at y = 2 after 3, Face(2) (the cap at p1).
+//! let cap = cylinder.ray_cast(&pose, &Ray::new(Point3::new(0.5, 5.0, 0.5), -Vector3::y()), f64::INFINITY, true).unwrap();
+//! assert!((cap.t - 3.0).abs() < 1e-12 && (cap.normal - Vector3::y()).norm() < 1e-12);
+//! assert_eq!(cap.feature, FeatureId::Face(2));
+//! // (3, 1, 0) is 3 from the axis: 2 from the side.
+//! assert!((cylinder.distance(&pose, &Point3::new(3.0, 1.0, 0.0)).unwrap() - 2.0).abs() < 1e-12);
+//! ```
 
 mod closest;
 mod ray;

@@ -2,6 +2,24 @@
 //!
 //! Centre and orientation come from the pose, so the shape itself is
 //! axis-aligned and centred on the local origin.
+//!
+//! ```
+//! use geom_core::{Ray, Shape};
+//! use geom_prims::Ellipsoid;
+//! use nalgebra::{Isometry3, Point3, Vector3};
+//!
+//! // Semi-axes 3, 2 and 1 along x, y and z.
+//! let ellipsoid = Ellipsoid::new(Vector3::new(3.0, 2.0, 1.0));
+//! let pose = Isometry3::identity();
+//! // From (-5, 0, 0) along +x: the tip x = -3 after 2; from (0, 0, 5) down: z = 1 after 4.
+//! let hit = ellipsoid.ray_cast(&pose, &Ray::new(Point3::new(-5.0, 0.0, 0.0), Vector3::x()), f64::INFINITY, true).unwrap();
+//! assert!((hit.t - 2.0).abs() < 1e-12 && (hit.normal + Vector3::x()).norm() < 1e-12);
+//! let hit = ellipsoid.ray_cast(&pose, &Ray::new(Point3::new(0.0, 0.0, 5.0), -Vector3::z()), f64::INFINITY, true).unwrap();
+//! assert!((hit.t - 4.0).abs() < 1e-12 && (hit.normal - Vector3::z()).norm() < 1e-12);
+//! // (0, 5, 0) is closest to the tip (0, 2, 0), 3 away; the farthest point along +x is (3, 0, 0).
+//! assert!((ellipsoid.distance(&pose, &Point3::new(0.0, 5.0, 0.0)).unwrap() - 3.0).abs() < 1e-12);
+//! assert!((ellipsoid.support_local(&Vector3::x()).unwrap() - Point3::new(3.0, 0.0, 0.0)).norm() < 1e-12);
+//! ```
 
 mod closest;
 mod ray;

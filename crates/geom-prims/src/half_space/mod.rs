@@ -1,4 +1,21 @@
 //! The half-space: every point on or below a plane.
+//!
+//! ```
+//! use geom_core::{Ray, Shape};
+//! use geom_prims::HalfSpace;
+//! use nalgebra::{Isometry3, Point3, Vector3};
+//!
+//! // 2y ≤ 4, i.e. everything at or below y = 2 (the normal need not be unit length).
+//! let below = HalfSpace::new(Vector3::new(0.0, 2.0, 0.0), 4.0);
+//! assert_eq!(below.unit_normal(), Vector3::y());
+//! let pose = Isometry3::identity();
+//! // Straight down from (1, 5, 1): the plane after 3, normal +y.
+//! let hit = below.ray_cast(&pose, &Ray::new(Point3::new(1.0, 5.0, 1.0), -Vector3::y()), f64::INFINITY, true).unwrap();
+//! assert!((hit.t - 3.0).abs() < 1e-12 && (hit.normal - Vector3::y()).norm() < 1e-12);
+//! // Signed distances: 5 above the plane, 3 below it.
+//! assert!((below.distance(&pose, &Point3::new(0.0, 7.0, 0.0)).unwrap() - 5.0).abs() < 1e-12);
+//! assert!((below.distance(&pose, &Point3::new(0.0, -1.0, 0.0)).unwrap() + 3.0).abs() < 1e-12);
+//! ```
 
 mod closest;
 mod ray;

@@ -1,4 +1,24 @@
 //! The triangle: a flat, two-sided piece of a plane with no thickness.
+//!
+//! ```
+//! use geom_core::{FeatureId, Ray, Shape};
+//! use geom_prims::Triangle;
+//! use nalgebra::{Isometry3, Point3, Vector3};
+//!
+//! // In the plane z = 0, counter-clockwise seen from +z: n = (b − a) × (c − a) = +z.
+//! let triangle = Triangle::new(Point3::origin(), Point3::new(4.0, 0.0, 0.0), Point3::new(0.0, 4.0, 0.0));
+//! let pose = Isometry3::identity();
+//! // Hit from above on Face(0), from below on Face(1); the normal faces the ray each time.
+//! let from_above = triangle.ray_cast(&pose, &Ray::new(Point3::new(1.0, 1.0, 5.0), -Vector3::z()), f64::INFINITY, true).unwrap();
+//! assert!((from_above.t - 5.0).abs() < 1e-12 && (from_above.normal - Vector3::z()).norm() < 1e-12);
+//! assert_eq!(from_above.feature, FeatureId::Face(0));
+//! let from_below = triangle.ray_cast(&pose, &Ray::new(Point3::new(1.0, 1.0, -5.0), Vector3::z()), f64::INFINITY, true).unwrap();
+//! assert!((from_below.normal + Vector3::z()).norm() < 1e-12 && from_below.feature == FeatureId::Face(1));
+//! // (-3, 1, 4) is closest to the edge x = 0 at (0, 1, 0): √(3² + 4²) = 5 away.
+//! let closest = triangle.closest_point(&pose, &Point3::new(-3.0, 1.0, 4.0), true).unwrap();
+//! assert!((closest.point - Point3::new(0.0, 1.0, 0.0)).norm() < 1e-12);
+//! assert!((triangle.distance(&pose, &Point3::new(-3.0, 1.0, 4.0)).unwrap() - 5.0).abs() < 1e-12);
+//! ```
 
 mod closest;
 mod ray;
