@@ -251,9 +251,9 @@ Two views are rendered: `near` looks at the first copy, `far` at the shifted
 copy from a camera shifted the same way. For each view it writes into DIR:
   <view>_<precision>.png  the nearest hit per pixel, coloured by its normal
                           (rgb = normal*0.5+0.5, with a little light)
-  <view>_error.png        |t_f32 - t_f64| / t_f64 of the same rays on a log
-                          scale, with a numbered colour bar; magenta pixels
-                          hit in one precision only";
+  <view>_error.png        |t_f32 - t_f64| of the same rays in f32 ulps of t_f64,
+                          on a log scale with a numbered colour bar; magenta
+                          pixels hit in one precision only";
 
 const RENDER_EXAMPLES: &str = "\
 Examples:

@@ -24,11 +24,13 @@ const CAMERA_POSITION: [f64; 3] = [0.0, 4.0, 13.0];
 const CAMERA_TARGET: [f64; 3] = [0.0, -0.25, -0.25];
 const CAMERA_FOV_Y_DEGREES: f64 = 42.0;
 
-/// The heatmap maps log10 of the relative error from this decade (darkest,
-/// also used for an error of exactly zero) ...
-pub const HEAT_LOG10_MIN: f64 = -9.0;
-/// ... to this one (brightest).
-pub const HEAT_LOG10_MAX: f64 = -3.0;
+/// The error maps colour log10 of `|t_f32 − t_f64|` in `f32` ulps of
+/// `t_f64` from this decade (darkest, also used for an error of exactly
+/// zero) ...
+pub const HEAT_LOG10_MIN: f64 = -2.0;
+/// ... to this one (brightest): the demo table's unit, so that the half-ulp
+/// rounding of a good answer sits mid-scale and a 100-ulp loss stands out.
+pub const HEAT_LOG10_MAX: f64 = 2.0;
 /// Pixels that hit in only one precision.
 const DISAGREEMENT_COLOUR: [u8; 3] = [255, 0, 255];
 /// Pixels where both precisions miss.
@@ -360,8 +362,8 @@ pub fn shade_normals<N: Precision>(nearest: &[NearestHit<N>], width: usize, heig
     image
 }
 
-/// Heatmap of `|t_f32 − t_f64| / t_f64` per pixel on a log scale from
-/// 10^[`HEAT_LOG10_MIN`] to 10^[`HEAT_LOG10_MAX`], titled, over a colour
+/// Heatmap of `|t_f32 − t_f64|` in `f32` ulps of `t_f64` per pixel on a log
+/// scale from 10^[`HEAT_LOG10_MIN`] to 10^[`HEAT_LOG10_MAX`], titled, over a colour
 /// bar numbered per decade and a legend for the pixels without an error.
 pub fn error_heatmap(render: &ViewRender, view: &View) -> RgbImage {
     let (width, height) = (render.width, render.height);
@@ -370,8 +372,7 @@ pub fn error_heatmap(render: &ViewRender, view: &View) -> RgbImage {
         let colour = match (wide, narrow) {
             (Some((t_wide, _)), Some((t_narrow, _))) => {
                 let error = (f64::from(*t_narrow) - t_wide).abs();
-                let relative = if *t_wide > 0.0 { error / t_wide } else { error };
-                heat_colour(heat_fraction(relative))
+                heat_colour(heat_fraction(error / f32_ulp_at(*t_wide)))
             }
             (None, None) => BOTH_MISS_COLOUR,
             _ => DISAGREEMENT_COLOUR,
@@ -379,7 +380,7 @@ pub fn error_heatmap(render: &ViewRender, view: &View) -> RgbImage {
         map.set(index % width, index / width, colour);
     }
     let title = format!(
-        "{} VIEW: RELATIVE ERROR OF THE F32 RAY T AGAINST F64",
+        "{} VIEW: ERROR OF THE F32 RAY T AGAINST F64, IN ULPS",
         view.name.to_ascii_uppercase()
     );
     let subtitle = format!("{}; F32 RAY = F64 RAY ROUNDED", scene_place(view));
@@ -402,7 +403,7 @@ pub fn error_heatmap(render: &ViewRender, view: &View) -> RgbImage {
         (40, footer + 8, bar_width),
         heat_colour,
         &ticks,
-        "|T_F32 - T_F64| / T_F64 (LOG SCALE)",
+        "|T_F32 - T_F64| IN F32 ULPS OF T_F64 (LOG SCALE)",
     );
     let x = legend_entry(
         &mut figure,
@@ -415,18 +416,18 @@ pub fn error_heatmap(render: &ViewRender, view: &View) -> RgbImage {
     figure
 }
 
-/// Where a relative error falls on the heatmap's colour scale, `0..=1`.
-pub fn heat_fraction(relative_error: f64) -> f64 {
-    if relative_error <= 0.0 {
+/// Where an error in ulps falls on the heatmap's colour scale, `0..=1`.
+pub fn heat_fraction(ulps: f64) -> f64 {
+    if ulps <= 0.0 {
         return 0.0;
     }
-    ((relative_error.log10() - HEAT_LOG10_MIN) / (HEAT_LOG10_MAX - HEAT_LOG10_MIN)).clamp(0.0, 1.0)
+    ((ulps.log10() - HEAT_LOG10_MIN) / (HEAT_LOG10_MAX - HEAT_LOG10_MIN)).clamp(0.0, 1.0)
 }
 
 /// A line describing the heatmap's colour scale, for stdout.
 pub fn heatmap_scale_note() -> String {
     format!(
-        "error maps: |t_f32 - t_f64| / t_f64 on a log scale from 1e{} or less (dark) to 1e{} or more \
+        "error maps: |t_f32 - t_f64| in f32 ulps of t_f64 on a log scale from 1e{} or less (dark) to 1e{} or more \
          (bright), numbered on the bar under each map; magenta = hit in one precision only, grey = both miss",
         HEAT_LOG10_MIN, HEAT_LOG10_MAX
     )
@@ -546,9 +547,10 @@ mod tests {
     #[test]
     fn heat_fraction_is_log_scaled_and_clamped() {
         assert_eq!(heat_fraction(0.0), 0.0);
-        assert_eq!(heat_fraction(1e-12), 0.0);
-        assert!((heat_fraction(1e-6) - 0.5).abs() < 1e-12);
-        assert_eq!(heat_fraction(1.0), 1.0);
+        assert_eq!(heat_fraction(1e-5), 0.0);
+        assert!((heat_fraction(1.0) - 0.5).abs() < 1e-12);
+        assert!((heat_fraction(10.0) - 0.75).abs() < 1e-12);
+        assert_eq!(heat_fraction(1e3), 1.0);
     }
 
     #[test]
