@@ -89,40 +89,8 @@ pub fn to_parry(ray: &Ray<f32>) -> parry3d::query::Ray {
     )
 }
 
-/// xorshift64*: the same rays on every run.
-#[derive(Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator from `seed`.
-    pub fn new(seed: u64) -> Self {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    /// Uniform in `[lo, hi)`.
-    pub fn uniform(&mut self, lo: f32, hi: f32) -> f32 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        let unit = (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 40) as f32 / (1u32 << 24) as f32;
-        lo + (hi - lo) * unit
-    }
-
-    /// A random unit vector.
-    pub fn unit(&mut self) -> Vector3<f32> {
-        loop {
-            let v = Vector3::new(
-                self.uniform(-1.0, 1.0),
-                self.uniform(-1.0, 1.0),
-                self.uniform(-1.0, 1.0),
-            );
-            let length = v.norm();
-            if length > 0.1 && length <= 1.0 {
-                return v / length;
-            }
-        }
-    }
-}
+/// The workspace's test and bench generator.
+pub use geom_random::Rng;
 
 /// `count` rays from a sphere of radius 6 around [`center`] towards points
 /// within 2.6 of it, so that about half of them hit the unit-sized shapes.
@@ -130,8 +98,8 @@ pub fn random_rays(count: usize, seed: u64) -> Rays {
     let mut rng = Rng::new(seed);
     let geom: Vec<Ray<f32>> = (0..count)
         .map(|_| {
-            let origin = center() + rng.unit() * 6.0;
-            let target = center() + rng.unit() * rng.uniform(0.0, 2.6);
+            let origin = center() + rng.direction_f32() * 6.0;
+            let target = center() + rng.direction_f32() * rng.range_f32(0.0, 2.6);
             Ray::new(origin, target - origin)
         })
         .collect();
@@ -371,10 +339,10 @@ fn packet_inputs() -> PacketInputs {
         sizes: Vec::new(),
     };
     for _ in 0..PACKET_QUERIES {
-        let centres = [(); 8].map(|_| Point3::from(rng.unit() * rng.uniform(0.0, 4.0)));
-        let sizes = [(); 8].map(|_| rng.uniform(0.3, 1.0));
-        let origin = Point3::from(rng.unit() * 8.0);
-        let ray = Ray::new(origin, Point3::from(rng.unit() * 3.0) - origin);
+        let centres = [(); 8].map(|_| Point3::from(rng.direction_f32() * rng.range_f32(0.0, 4.0)));
+        let sizes = [(); 8].map(|_| rng.range_f32(0.3, 1.0));
+        let origin = Point3::from(rng.direction_f32() * 8.0);
+        let ray = Ray::new(origin, Point3::from(rng.direction_f32() * 3.0) - origin);
         inputs.parry_rays.push(to_parry(&ray));
         inputs.rays.push(ray);
         inputs.centres.push(centres);
@@ -632,10 +600,10 @@ pub mod terrain {
         let max_angle = 69f32.to_radians();
         let geom: Vec<Ray<f32>> = (0..count)
             .map(|_| {
-                let origin = Point3::new(rng.uniform(-400.0, 400.0), 20.0, rng.uniform(-400.0, 400.0));
+                let origin = Point3::new(rng.range_f32(-400.0, 400.0), 20.0, rng.range_f32(-400.0, 400.0));
                 let (angle, azimuth) = (
-                    rng.uniform(0.0, max_angle),
-                    rng.uniform(0.0, std::f32::consts::TAU),
+                    rng.range_f32(0.0, max_angle),
+                    rng.range_f32(0.0, std::f32::consts::TAU),
                 );
                 let dir = Vector3::new(
                     angle.sin() * azimuth.cos(),
@@ -667,10 +635,11 @@ pub mod terrain {
         let mut out = ContactManifolds::new();
         (0..POSES)
             .map(|_| {
-                let (x, z) = (rng.uniform(-400.0, 400.0), rng.uniform(-400.0, 400.0));
-                let axis = geom::nalgebra::Unit::new_normalize(rng.unit());
-                let rotation = UnitQuaternion::from_axis_angle(&axis, rng.uniform(0.0, std::f32::consts::PI));
-                let target = rng.uniform(0.0, 0.2);
+                let (x, z) = (rng.range_f32(-400.0, 400.0), rng.range_f32(-400.0, 400.0));
+                let axis = geom::nalgebra::Unit::new_normalize(rng.direction_f32());
+                let rotation =
+                    UnitQuaternion::from_axis_angle(&axis, rng.range_f32(0.0, std::f32::consts::PI));
+                let target = rng.range_f32(0.0, 0.2);
                 let mut y = field.surface_y_at(x, z).expect("inside the terrain") + 2.0;
                 for _ in 0..4 {
                     let pose = Isometry3::from_parts(Translation3::new(x, y, z), rotation);

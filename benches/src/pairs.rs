@@ -51,8 +51,8 @@ fn to_parry_pose(pose: &Isometry3<f32>) -> Pose {
 }
 
 fn random_rotation(rng: &mut Rng) -> UnitQuaternion<f32> {
-    let axis = geom::nalgebra::Unit::new_normalize(rng.unit());
-    UnitQuaternion::from_axis_angle(&axis, rng.uniform(0.0, std::f32::consts::PI))
+    let axis = geom::nalgebra::Unit::new_normalize(rng.direction_f32());
+    UnitQuaternion::from_axis_angle(&axis, rng.range_f32(0.0, std::f32::consts::PI))
 }
 
 /// `(pose_a, pose_b)` pairs; a half-space `a` stays unrotated at the origin
@@ -65,16 +65,16 @@ fn pair_poses(inputs: &PairInputs, seed: u64) -> Vec<(Isometry3<f32>, Isometry3<
         .map(|_| {
             let rotation_b = random_rotation(&mut rng);
             if half_space {
-                let height = rng.uniform(-0.6, 1.1) * reach(&*inputs.geom_b);
+                let height = rng.range_f32(-0.6, 1.1) * reach(&*inputs.geom_b);
                 let b = Isometry3::from_parts(
-                    Translation3::new(rng.uniform(-5.0, 5.0), height, rng.uniform(-5.0, 5.0)),
+                    Translation3::new(rng.range_f32(-5.0, 5.0), height, rng.range_f32(-5.0, 5.0)),
                     rotation_b,
                 );
                 return (Isometry3::identity(), b);
             }
             let rotation_a = random_rotation(&mut rng);
-            let distance = rng.uniform(0.4, 1.1) * (reach(&*inputs.geom_a) + reach(&*inputs.geom_b));
-            let offset = rng.unit() * distance;
+            let distance = rng.range_f32(0.4, 1.1) * (reach(&*inputs.geom_a) + reach(&*inputs.geom_b));
+            let offset = rng.direction_f32() * distance;
             (
                 Isometry3::from_parts(Translation3::identity(), rotation_a),
                 Isometry3::from_parts(Translation3::from(offset), rotation_b),

@@ -1,30 +1,28 @@
-//! Shared checks for the shape unit tests: lanes against scalars, ulps, and a
-//! small deterministic generator (so failures reproduce exactly).
+//! Shared checks for the shape unit tests: lanes against scalars, ulps, and
+//! the workspace's test generator with f32-rounded draws (so failures
+//! reproduce exactly).
 
 use geom_core::{Lane, LaneShape, Ray, Real, Shape};
 use nalgebra::{Point3, Vector3};
 use simba::simd::{WideF32x4, WideF32x8, WideF64x4};
 
-/// xorshift64*: deterministic, dependency-free random numbers for tests.
-pub struct TestRng(u64);
+/// The shared test generator ([`geom_random::Rng`]) with draws rounded to
+/// `f32`, so that both precisions see the same values.
+pub struct TestRng(geom_random::Rng);
 
 impl TestRng {
     pub fn new(seed: u64) -> Self {
-        TestRng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+        TestRng(geom_random::Rng::new(seed))
     }
 
     pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        self.0.next_u64()
     }
 
     /// Uniform in `[lo, hi)`, rounded to f32 so both precisions see the
     /// same value.
     pub fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
-        let unit = (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
-        (lo + (hi - lo) * unit) as f32 as f64
+        self.0.range(lo, hi) as f32 as f64
     }
 
     pub fn vector(&mut self, half_width: f64) -> Vector3<f64> {

@@ -21,50 +21,15 @@ use geom_prims::gjk::{
     install_convex_fallback, penetration,
 };
 use geom_prims::{Capsule, Cone, Cuboid, Cylinder, Ellipsoid, HalfSpace, Segment, Sphere, Triangle};
+use geom_random::Rng;
 use nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
 use proptest::prelude::*;
 use support::Spec;
 
-/// xorshift64*: deterministic random numbers.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Self {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    fn unit(&mut self) -> f64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.unit()
-    }
-    fn vector(&mut self, half_width: f64) -> Vector3<f64> {
-        Vector3::new(
-            self.uniform(-half_width, half_width),
-            self.uniform(-half_width, half_width),
-            self.uniform(-half_width, half_width),
-        )
-    }
-    fn direction(&mut self) -> Vector3<f64> {
-        loop {
-            let v = self.vector(1.0);
-            let n = v.norm();
-            if n > 0.1 && n <= 1.0 {
-                return v / n;
-            }
-        }
-    }
-    fn rotation(&mut self) -> UnitQuaternion<f64> {
-        UnitQuaternion::from_scaled_axis(self.vector(std::f64::consts::PI))
-    }
-    /// A random pose whose centre is within `spread` of `base` (per axis).
-    fn pose_near(&mut self, base: Vector3<f64>, spread: f64) -> Isometry3<f64> {
-        let center = base + self.vector(spread);
-        Isometry3::from_parts(Translation3::from(center), self.rotation())
-    }
+/// A random pose whose centre is within `spread` of `base` (per axis).
+fn pose_near(rng: &mut Rng, base: Vector3<f64>, spread: f64) -> Isometry3<f64> {
+    let center = base + rng.vector(spread);
+    Isometry3::from_parts(Translation3::from(center), rng.rotation())
 }
 
 fn at(x: f64, y: f64, z: f64) -> Isometry3<f64> {
@@ -175,10 +140,10 @@ fn sphere_sphere_distance_is_exact() {
     let mut rng = Rng::new(1);
     let mut worst = 0.0f64;
     for _ in 0..2000 {
-        let (ra, rb) = (rng.uniform(0.0, 3.0), rng.uniform(0.0, 3.0));
+        let (ra, rb) = (rng.range(0.0, 3.0), rng.range(0.0, 3.0));
         let (pose_a, pose_b) = (
-            rng.pose_near(Vector3::zeros(), 50.0),
-            rng.pose_near(Vector3::zeros(), 50.0),
+            pose_near(&mut rng, Vector3::zeros(), 50.0),
+            pose_near(&mut rng, Vector3::zeros(), 50.0),
         );
         let exact = (pose_b.translation.vector - pose_a.translation.vector).norm() - ra - rb;
         if exact <= 1e-6 {
@@ -204,13 +169,13 @@ fn sphere_box_distance_matches_closest_point() {
     let mut worst = 0.0f64;
     for _ in 0..2000 {
         let cuboid = Cuboid::new(Vector3::new(
-            rng.uniform(0.0, 3.0),
-            rng.uniform(0.0, 3.0),
-            rng.uniform(0.0, 3.0),
+            rng.range(0.0, 3.0),
+            rng.range(0.0, 3.0),
+            rng.range(0.0, 3.0),
         ));
-        let radius = rng.uniform(0.0, 1.0);
-        let pose_box = rng.pose_near(Vector3::zeros(), 20.0);
-        let pose_sphere = rng.pose_near(pose_box.translation.vector, 6.0);
+        let radius = rng.range(0.0, 1.0);
+        let pose_box = pose_near(&mut rng, Vector3::zeros(), 20.0);
+        let pose_sphere = pose_near(&mut rng, pose_box.translation.vector, 6.0);
         let center = Point3::from(pose_sphere.translation.vector);
         let PointProjection { point, is_inside } = cuboid.closest_point(&pose_box, &center, true).unwrap();
         let exact = (center - point).norm() - radius;
@@ -232,12 +197,12 @@ fn capsule_capsule_distance_matches_segment_segment() {
             Capsule::from_points(
                 Point3::from(rng.vector(2.0)),
                 Point3::from(rng.vector(2.0)),
-                rng.uniform(0.0, 1.0),
+                rng.range(0.0, 1.0),
             )
         };
         let (a, b) = (make(&mut rng), make(&mut rng));
-        let pose_a = rng.pose_near(Vector3::zeros(), 100.0);
-        let pose_b = rng.pose_near(pose_a.translation.vector, 8.0);
+        let pose_a = pose_near(&mut rng, Vector3::zeros(), 100.0);
+        let pose_b = pose_near(&mut rng, pose_a.translation.vector, 8.0);
         let segments = closest_points_segment_segment(
             &(pose_a * a.a),
             &(pose_a * a.b),
@@ -300,8 +265,8 @@ fn box_box_distance_certified_by_the_separating_plane() {
     for _ in 0..2000 {
         let a = Cuboid::new(rng.vector(2.0).abs());
         let b = Cuboid::new(rng.vector(2.0).abs());
-        let pose_a = rng.pose_near(Vector3::zeros(), 1000.0);
-        let pose_b = rng.pose_near(pose_a.translation.vector, 8.0);
+        let pose_a = pose_near(&mut rng, Vector3::zeros(), 1000.0);
+        let pose_b = pose_near(&mut rng, pose_a.translation.vector, 8.0);
         let result = gjk_closest_points(&a, &pose_a, &b, &pose_b, f64::INFINITY).unwrap();
         if result.status != GjkStatus::Separated {
             continue;
@@ -326,38 +291,38 @@ fn smooth_pairs_certified_by_the_separating_plane() {
     let mut checked = 0;
     for round in 0..3000 {
         let shapes: [Box<dyn Shape<f64>>; 2] = std::array::from_fn(|_| -> Box<dyn Shape<f64>> {
-            match (round + rng.uniform(0.0, 7.0) as usize) % 7 {
+            match (round + rng.range(0.0, 7.0) as usize) % 7 {
                 0 => Box::new(Cylinder::from_points(
                     Point3::from(rng.vector(1.0)),
                     Point3::from(rng.vector(1.0)),
-                    rng.uniform(0.05, 1.0),
+                    rng.range(0.05, 1.0),
                 )),
                 1 => Box::new(Cone::from_points(
                     Point3::from(rng.vector(1.0)),
                     Point3::from(rng.vector(1.0)),
-                    rng.uniform(0.05, 1.0),
+                    rng.range(0.05, 1.0),
                 )),
                 2 => Box::new(Ellipsoid::new(Vector3::new(
-                    rng.uniform(0.05, 2.0),
-                    rng.uniform(0.05, 2.0),
-                    rng.uniform(0.05, 2.0),
+                    rng.range(0.05, 2.0),
+                    rng.range(0.05, 2.0),
+                    rng.range(0.05, 2.0),
                 ))),
                 3 => Box::new(Cuboid::new(rng.vector(1.0).abs())),
                 4 => Box::new(Capsule::from_points(
                     Point3::from(rng.vector(1.0)),
                     Point3::from(rng.vector(1.0)),
-                    rng.uniform(0.0, 1.0),
+                    rng.range(0.0, 1.0),
                 )),
                 5 => Box::new(Triangle::new(
                     Point3::from(rng.vector(1.0)),
                     Point3::from(rng.vector(1.0)),
                     Point3::from(rng.vector(1.0)),
                 )),
-                _ => Box::new(Sphere::new(rng.uniform(0.0, 1.0))),
+                _ => Box::new(Sphere::new(rng.range(0.0, 1.0))),
             }
         });
-        let pose_a = rng.pose_near(Vector3::zeros(), 100.0);
-        let pose_b = rng.pose_near(pose_a.translation.vector, 5.0);
+        let pose_a = pose_near(&mut rng, Vector3::zeros(), 100.0);
+        let pose_b = pose_near(&mut rng, pose_a.translation.vector, 5.0);
         let (a, b) = (shapes[0].as_ref(), shapes[1].as_ref());
         let result = gjk_closest_points(a, &pose_a, b, &pose_b, f64::INFINITY).unwrap();
         if result.status != GjkStatus::Separated || result.distance < 1e-3 {
@@ -456,10 +421,10 @@ fn supports_along_an_axis_aligned_axis_stay_on_the_cap() {
 fn overlapping_spheres_depth_is_exact() {
     let mut rng = Rng::new(6);
     for _ in 0..2000 {
-        let (ra, rb) = (rng.uniform(0.1, 3.0), rng.uniform(0.1, 3.0));
-        let pose_a = rng.pose_near(Vector3::zeros(), 100.0);
-        let offset = rng.direction() * rng.uniform(0.0, 0.99) * (ra + rb);
-        let pose_b = rng.pose_near(pose_a.translation.vector + offset, 0.0);
+        let (ra, rb) = (rng.range(0.1, 3.0), rng.range(0.1, 3.0));
+        let pose_a = pose_near(&mut rng, Vector3::zeros(), 100.0);
+        let offset = rng.direction() * rng.range(0.0, 0.99) * (ra + rb);
+        let pose_b = pose_near(&mut rng, pose_a.translation.vector + offset, 0.0);
         let p = penetration(&Sphere::new(ra), &pose_a, &Sphere::new(rb), &pose_b, 0.0)
             .unwrap()
             .unwrap();
@@ -525,7 +490,7 @@ fn sphere_box_depth() {
 
 fn rng_pose(seed: u64) -> Isometry3<f64> {
     let mut rng = Rng::new(seed);
-    rng.pose_near(Vector3::zeros(), 50.0)
+    pose_near(&mut rng, Vector3::zeros(), 50.0)
 }
 
 #[test]
@@ -561,8 +526,8 @@ fn rotated_box_overlaps_certified() {
             Cuboid::new(rng.vector(2.0).abs() + Vector3::repeat(0.2)),
             Cuboid::new(rng.vector(2.0).abs() + Vector3::repeat(0.2)),
         );
-        let pose_a = rng.pose_near(Vector3::zeros(), 100.0);
-        let pose_b = rng.pose_near(pose_a.translation.vector, 1.0);
+        let pose_a = pose_near(&mut rng, Vector3::zeros(), 100.0);
+        let pose_b = pose_near(&mut rng, pose_a.translation.vector, 1.0);
         let status = gjk_closest_points(&a, &pose_a, &b, &pose_b, 0.0).unwrap().status;
         if status == GjkStatus::Intersecting {
             check_penetration(&a, &pose_a, &b, &pose_b, 1e-9, 500);
@@ -579,15 +544,15 @@ fn capsule_capsule_depth() {
         let a = Capsule::from_points(
             Point3::from(rng.vector(1.0)),
             Point3::from(rng.vector(1.0)),
-            rng.uniform(0.1, 1.0),
+            rng.range(0.1, 1.0),
         );
         let b = Capsule::from_points(
             Point3::from(rng.vector(1.0)),
             Point3::from(rng.vector(1.0)),
-            rng.uniform(0.1, 1.0),
+            rng.range(0.1, 1.0),
         );
-        let pose_a = rng.pose_near(Vector3::zeros(), 100.0);
-        let pose_b = rng.pose_near(pose_a.translation.vector, 1.5);
+        let pose_a = pose_near(&mut rng, Vector3::zeros(), 100.0);
+        let pose_b = pose_near(&mut rng, pose_a.translation.vector, 1.5);
         let segments = closest_points_segment_segment(
             &(pose_a * a.a),
             &(pose_a * a.b),
@@ -636,8 +601,8 @@ fn smooth_overlaps_certified() {
             )),
         };
         let b = Cuboid::new(rng.vector(1.0).abs() + Vector3::repeat(0.2));
-        let pose_a = rng.pose_near(Vector3::zeros(), 10.0);
-        let pose_b = rng.pose_near(pose_a.translation.vector, 0.7);
+        let pose_a = pose_near(&mut rng, Vector3::zeros(), 10.0);
+        let pose_b = pose_near(&mut rng, pose_a.translation.vector, 0.7);
         let Some(p) = penetration(a.as_ref(), &pose_a, &b, &pose_b, 0.0).unwrap() else {
             continue;
         };
@@ -989,7 +954,7 @@ fn f32_against_f64() {
     let mut worst_smooth = 0.0f64;
     for round in 0..1000 {
         let half_a = rng.vector(1.0).abs() + Vector3::repeat(0.1);
-        let (ra, rb) = (rng.uniform(0.1, 1.0), rng.uniform(0.1, 1.0));
+        let (ra, rb) = (rng.range(0.1, 1.0), rng.range(0.1, 1.0));
         let ends = [rng.vector(1.0), rng.vector(1.0)];
         let q = rng.rotation();
         let center = rng.vector(10.0);
@@ -1434,11 +1399,11 @@ const AXES: [Vector3<f64>; 3] = [
 /// A random shape, flat ones (triangles, segments, thin boxes, flat
 /// cylinders and cones) as often as solid ones.
 fn random_piece(rng: &mut Rng) -> Piece {
-    let size = rng.uniform(0.2, 2.0);
+    let size = rng.range(0.2, 2.0);
     match (rng.unit() * 10.0) as usize {
         0 => {
             // Triangles in the local xz plane (flat after an upright pose).
-            let corner = |rng: &mut Rng| Point3::new(rng.uniform(-size, size), 0.0, rng.uniform(-size, size));
+            let corner = |rng: &mut Rng| Point3::new(rng.range(-size, size), 0.0, rng.range(-size, size));
             let (p, q, r) = (corner(rng), corner(rng), corner(rng));
             let normal = (q - p).cross(&(r - p));
             if normal.norm() < 1e-3 * size * size {
@@ -1454,11 +1419,11 @@ fn random_piece(rng: &mut Rng) -> Piece {
         ),
         2 => {
             // A slab: half-extent 1e-3 along y.
-            let half = Vector3::new(size, 1e-3, rng.uniform(0.2, 2.0));
+            let half = Vector3::new(size, 1e-3, rng.range(0.2, 2.0));
             piece(Cuboid::new(half), &AXES, &AXES)
         }
         3 => piece(
-            Cuboid::new(Vector3::new(size, rng.uniform(0.05, 2.0), rng.uniform(0.2, 2.0))),
+            Cuboid::new(Vector3::new(size, rng.range(0.05, 2.0), rng.range(0.2, 2.0))),
             &AXES,
             &AXES,
         ),
@@ -1467,7 +1432,7 @@ fn random_piece(rng: &mut Rng) -> Piece {
             let half_height = if rng.unit() < 0.5 {
                 1e-3
             } else {
-                rng.uniform(0.05, 1.0)
+                rng.range(0.05, 1.0)
             };
             piece(
                 Cylinder::from_points(
@@ -1483,7 +1448,7 @@ fn random_piece(rng: &mut Rng) -> Piece {
             let height = if rng.unit() < 0.5 {
                 1e-2
             } else {
-                rng.uniform(0.1, 2.0)
+                rng.range(0.1, 2.0)
             };
             piece(
                 Cone::from_points(Point3::new(0.0, height, 0.0), Point3::origin(), size),
@@ -1502,7 +1467,7 @@ fn random_piece(rng: &mut Rng) -> Piece {
             &[Vector3::x()],
         ),
         _ => piece(
-            Ellipsoid::new(Vector3::new(size, rng.uniform(0.01, 1.0), rng.uniform(0.2, 1.0))),
+            Ellipsoid::new(Vector3::new(size, rng.range(0.01, 1.0), rng.range(0.2, 1.0))),
             &[],
             &[],
         ),
@@ -1518,7 +1483,7 @@ fn random_flat_rotation(rng: &mut Rng) -> UnitQuaternion<f64> {
             &Vector3::y_axis(),
             std::f64::consts::FRAC_PI_2 * (rng.unit() * 4.0).floor(),
         ),
-        2 => UnitQuaternion::from_axis_angle(&Vector3::y_axis(), rng.uniform(-3.2, 3.2)),
+        2 => UnitQuaternion::from_axis_angle(&Vector3::y_axis(), rng.range(-3.2, 3.2)),
         3 => UnitQuaternion::from_axis_angle(&Vector3::x_axis(), std::f64::consts::FRAC_PI_2),
         _ => rng.rotation(),
     }
@@ -1559,12 +1524,12 @@ fn flat_contacts_certified() {
             .unwrap()
             .y;
         let reach = a.shape.local_aabb().half_extents().norm();
-        let mut center_b = pose_a.translation.vector
-            + Vector3::new(rng.uniform(-reach, reach), 0.0, rng.uniform(-reach, reach));
+        let mut center_b =
+            pose_a.translation.vector + Vector3::new(rng.range(-reach, reach), 0.0, rng.range(-reach, reach));
         center_b.y = if rng.unit() < 0.5 {
-            top_a - bottom_b - rng.uniform(1e-4, 0.1)
+            top_a - bottom_b - rng.range(1e-4, 0.1)
         } else {
-            pose_a.translation.vector.y + rng.uniform(-reach, reach)
+            pose_a.translation.vector.y + rng.range(-reach, reach)
         };
         let pose_b = Isometry3::from_parts(Translation3::from(center_b), rotation_b);
         let status = gjk_closest_points(a.shape.as_ref(), &pose_a, b.shape.as_ref(), &pose_b, 0.0)

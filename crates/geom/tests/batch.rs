@@ -7,43 +7,9 @@ use geom::batch::{
 };
 use geom::packet::{CapsulePacket, CuboidPacket, SpherePacket};
 use geom::prelude::*;
+use geom_random::Rng;
 use nalgebra::Quaternion;
 use simba::simd::{WideF32x4, WideF32x8, WideF64x4};
-
-/// xorshift64*: deterministic random numbers.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Self {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        let unit = (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64;
-        lo + (hi - lo) * unit
-    }
-
-    fn vector(&mut self, half_width: f64) -> Vector3<f64> {
-        Vector3::new(
-            self.uniform(-half_width, half_width),
-            self.uniform(-half_width, half_width),
-            self.uniform(-half_width, half_width),
-        )
-    }
-
-    fn unit(&mut self) -> Vector3<f64> {
-        loop {
-            let v = self.vector(1.0);
-            let length = v.norm();
-            if length > 0.1 && length <= 1.0 {
-                return v / length;
-            }
-        }
-    }
-}
 
 fn convert<N: Real>(x: f64) -> N {
     nalgebra::convert(x)
@@ -59,17 +25,17 @@ fn random_rays<N: Real>(rng: &mut Rng, center: Point3<f64>, scale: f64, count: u
             let (origin, dir) = match i % 20 {
                 0 => (center + rng.vector(scale), Vector3::zeros()),
                 1 => (center + rng.vector(0.5 * scale), rng.vector(1.0)),
-                2 => (center + rng.unit() * 3.0 * scale, rng.vector(1e-3)),
+                2 => (center + rng.direction() * 3.0 * scale, rng.vector(1e-3)),
                 3 => (
                     center + rng.vector(2.0 * scale),
-                    Vector3::new(0.0, rng.uniform(-1.0, 1.0), 0.0),
+                    Vector3::new(0.0, rng.range(-1.0, 1.0), 0.0),
                 ),
                 4 => (Point3::new(f64::NAN, 0.0, 0.0), Vector3::new(1.0, 0.0, 0.0)),
                 5..=8 => (center + rng.vector(scale), rng.vector(1.0)),
                 _ => {
-                    let origin = center + rng.unit() * 3.0 * scale;
+                    let origin = center + rng.direction() * 3.0 * scale;
                     let target = center + rng.vector(scale);
-                    (origin, (target - origin) * rng.uniform(0.2, 2.0))
+                    (origin, (target - origin) * rng.range(0.2, 2.0))
                 }
             };
             Ray::new(origin.map(convert), dir.map(convert))
@@ -281,13 +247,13 @@ fn packets_equal_the_trait_calls() {
         let len = if round % 4 == 0 { round % 9 } else { 8 };
         let at = |rng: &mut Rng| Point3::from(rng.vector(4.0)).map(|c| c as f32);
         let spheres: Vec<_> = (0..len)
-            .map(|_| (at(&mut rng), Sphere::new(rng.uniform(0.2, 1.0) as f32)))
+            .map(|_| (at(&mut rng), Sphere::new(rng.range(0.2, 1.0) as f32)))
             .collect();
         let capsules: Vec<_> = (0..len)
             .map(|_| {
                 let a = at(&mut rng);
                 let b = a + rng.vector(1.0).map(|c| c as f32);
-                Capsule::from_points(a, b, rng.uniform(0.1, 0.7) as f32)
+                Capsule::from_points(a, b, rng.range(0.1, 0.7) as f32)
             })
             .collect();
         let boxes: Vec<_> = (0..len)

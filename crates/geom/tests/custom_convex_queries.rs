@@ -5,6 +5,7 @@
 
 use geom::prelude::*;
 use geom::prims::convex::{closest_point_by_support, ray_cast_by_support};
+use geom_random::Rng;
 
 /// A convex shape given only by its support function.
 #[derive(Debug)]
@@ -31,32 +32,11 @@ impl<S: Shape<f64>> Shape<f64> for SupportOnly<S> {
     }
 }
 
-/// xorshift64*: deterministic random numbers.
-struct Rng(u64);
-
-impl Rng {
-    fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        let unit = (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64;
-        lo + (hi - lo) * unit
-    }
-
-    fn vector(&mut self, half: f64) -> Vector3<f64> {
-        Vector3::new(
-            self.uniform(-half, half),
-            self.uniform(-half, half),
-            self.uniform(-half, half),
-        )
-    }
-}
-
 /// The same answers as `exact`'s, to GJK's tolerance, over random rays
 /// (from outside at the shape, from inside, solid and not) and points.
 fn check_against<S: Shape<f64> + Clone>(exact: S, smooth: bool, seed: u64) {
     let custom = SupportOnly(exact.clone());
-    let mut rng = Rng(seed);
+    let mut rng = Rng::from_state(seed);
     let poses = [
         Isometry3::identity(),
         Isometry3::from_parts(
@@ -70,7 +50,7 @@ fn check_against<S: Shape<f64> + Clone>(exact: S, smooth: bool, seed: u64) {
         for k in 0..1500 {
             let origin = Point3::from(center + rng.vector(if k % 3 == 0 { 0.5 } else { 4.0 }));
             let target = Point3::from(center + rng.vector(1.0));
-            let dir = (target - origin) * rng.uniform(0.5, 2.0);
+            let dir = (target - origin) * rng.range(0.5, 2.0);
             let ray = Ray::new(origin, dir);
             for solid in [true, false] {
                 let want = exact.ray_cast(pose, &ray, f64::MAX, solid);

@@ -15,21 +15,11 @@ use geom::prims::sweep::MovingShape;
 use geom::{CharacterConfig, CharacterController, Obstacle, sweep_obstacles, sweep_shape};
 #[cfg(feature = "parallel")]
 use geom::{HitBatch, RayBatch};
+use geom_random::Rng;
 
-/// xorshift64*: deterministic inputs.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> f64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-    }
-
-    fn vector(&mut self, scale: f64) -> Vector3<f64> {
-        Vector3::new(self.next(), self.next(), self.next()) * scale
-    }
+/// Each coordinate uniform in `[-1, 1)`, times `scale`.
+fn symmetric(rng: &mut Rng, scale: f64) -> Vector3<f64> {
+    Vector3::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)) * scale
 }
 
 fn scene() -> Vec<(Box<dyn Shape<f64>>, Isometry3<f64>)> {
@@ -87,10 +77,10 @@ fn all_answers() -> Vec<u64> {
     let mut push = |values: &[f64]| bits.extend(values.iter().map(|v| v.to_bits()));
     let scene = scene();
     let table = geom::default_dispatcher::<f64>();
-    let mut rng = Rng(0x5eed);
+    let mut rng = Rng::from_state(0x5eed);
     for (shape, pose) in &scene {
         for _ in 0..200 {
-            let ray = Ray::new(Point3::from(rng.vector(4.0)), rng.vector(1.0));
+            let ray = Ray::new(Point3::from(symmetric(&mut rng, 4.0)), symmetric(&mut rng, 1.0));
             for solid in [true, false] {
                 match shape.ray_cast(pose, &ray, 10.0, solid) {
                     Some(hit) => push(&[hit.t, hit.normal.x, hit.normal.y, hit.normal.z]),
@@ -189,10 +179,10 @@ fn concurrent_runs_give_the_same_bits() {
 fn parallel_batch_in_f64_is_independent_of_the_thread_count_and_the_run() {
     let shape = Ellipsoid::new(Vector3::new(1.5, 0.5, 0.8));
     let pose = Isometry3::new(Vector3::new(1.0, -2.0, 0.5), Vector3::new(0.3, -0.7, 1.1));
-    let mut rng = Rng(7);
+    let mut rng = Rng::from_state(7);
     // Not a multiple of the task size (16 k) or of the lanes (4).
     let rays: Vec<Ray<f64>> = (0..50_001)
-        .map(|_| Ray::new(Point3::from(rng.vector(3.0)), rng.vector(1.0)))
+        .map(|_| Ray::new(Point3::from(symmetric(&mut rng, 3.0)), symmetric(&mut rng, 1.0)))
         .collect();
     let rays = RayBatch::from_rays(&rays);
     let cast = |threads: usize| {

@@ -7,39 +7,14 @@
 use geom::prelude::*;
 use geom::{Capsule, Cone, Cuboid, Cylinder, Ellipsoid, HalfSpace, Segment, Triangle};
 use geom_core::DoubleDouble;
+use geom_random::Rng;
 use nalgebra::{Quaternion, RealField, Unit};
 
 type Dd = DoubleDouble;
 
-/// xorshift64*, deterministic.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> f64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.next()
-    }
-    fn unit(&mut self) -> Vector3<f64> {
-        loop {
-            let v = Vector3::new(
-                self.uniform(-1.0, 1.0),
-                self.uniform(-1.0, 1.0),
-                self.uniform(-1.0, 1.0),
-            );
-            let n = v.norm();
-            if n > 0.1 && n <= 1.0 {
-                return v / n;
-            }
-        }
-    }
-    fn point(&mut self, scale: f64) -> Point3<f64> {
-        Point3::from(self.unit() * scale).map(|c| c as f32 as f64)
-    }
+/// A random point within `scale` of the origin, on the f32 grid.
+fn point(rng: &mut Rng, scale: f64) -> Point3<f64> {
+    Point3::from(rng.direction() * scale).map(|c| c as f32 as f64)
 }
 
 fn dd(x: f64) -> Dd {
@@ -64,15 +39,15 @@ enum Local {
 
 impl Local {
     fn random(kind: usize, rng: &mut Rng) -> Local {
-        let r = |rng: &mut Rng| rng.uniform(0.2, 1.0) as f32 as f64;
+        let r = |rng: &mut Rng| rng.range(0.2, 1.0) as f32 as f64;
         match kind {
             0 => Local::Sphere(r(rng)),
-            1 => Local::Capsule(rng.point(0.8), rng.point(0.8), r(rng) * 0.5),
-            2 => Local::Cylinder(rng.point(0.8), rng.point(0.8), r(rng) * 0.5),
-            3 => Local::Cone(rng.point(0.8), rng.point(0.8), r(rng)),
+            1 => Local::Capsule(point(rng, 0.8), point(rng, 0.8), r(rng) * 0.5),
+            2 => Local::Cylinder(point(rng, 0.8), point(rng, 0.8), r(rng) * 0.5),
+            3 => Local::Cone(point(rng, 0.8), point(rng, 0.8), r(rng)),
             4 => Local::Ellipsoid(Vector3::new(r(rng), r(rng), r(rng))),
             5 => Local::Cuboid(Vector3::new(r(rng), r(rng), r(rng))),
-            _ => Local::HalfSpace(rng.point(1.0).coords, rng.uniform(-0.5, 0.5) as f32 as f64),
+            _ => Local::HalfSpace(point(rng, 1.0).coords, rng.range(-0.5, 0.5) as f32 as f64),
         }
     }
 
@@ -140,11 +115,11 @@ fn to_f64(x: Dd) -> f64 {
 
 #[test]
 fn every_shape_runs_at_double_double_and_agrees_with_f64() {
-    let mut rng = Rng(0xDD_0001);
+    let mut rng = Rng::from_state(0xDD_0001);
     let shapes = |rng: &mut Rng| -> Vec<ShapePair> {
-        let a = rng.point(1.0);
-        let b = rng.point(1.0);
-        let c = rng.point(1.0);
+        let a = point(rng, 1.0);
+        let b = point(rng, 1.0);
+        let c = point(rng, 1.0);
         let center = Point3::new(3.0, -2.0, 1.0);
         let mut all: Vec<ShapePair> = (0..7)
             .map(|kind| {
@@ -179,8 +154,8 @@ fn every_shape_runs_at_double_double_and_agrees_with_f64() {
                 Translation3::from(center.coords.map(dd)),
                 Unit::new_normalize(Quaternion::from(rotation.quaternion().coords.map(dd))),
             );
-            let origin = center + rng.unit() * 4.0;
-            let dir = (center + rng.unit() * 0.6) - origin;
+            let origin = center + rng.direction() * 4.0;
+            let dir = (center + rng.direction() * 0.6) - origin;
             let h64 = s64.ray_cast(&pose64, &Ray::new(origin, dir), f64::INFINITY, true);
             let hdd = sdd.ray_cast(
                 &pose_dd,
@@ -203,7 +178,7 @@ fn every_shape_runs_at_double_double_and_agrees_with_f64() {
                 (None, None) => {}
                 (a, b) => panic!("{s64:?}: f64 {a:?}, double-double {b:?}"),
             }
-            let query = center + rng.unit() * rng.uniform(0.0, 3.0);
+            let query = center + rng.direction() * rng.range(0.0, 3.0);
             let c64 = s64.closest_point(&pose64, &query, false).unwrap();
             let cdd = sdd.closest_point(&pose_dd, &dd_point(&query), false).unwrap();
             assert_eq!(c64.is_inside, cdd.is_inside, "{s64:?} at {query:?}");
@@ -218,7 +193,7 @@ fn every_shape_runs_at_double_double_and_agrees_with_f64() {
 
 #[test]
 fn double_double_ray_casts_agree_with_bisection() {
-    let mut rng = Rng(0xB15EC7);
+    let mut rng = Rng::from_state(0xB15EC7);
     let mut checked = 0;
     for case in 0..700 {
         let kind = case % 7;
@@ -226,12 +201,12 @@ fn double_double_ray_casts_agree_with_bisection() {
         let sdd = shape.build::<Dd>();
         // Origins far away as well as near, so the restarts are exercised.
         let distance = if case % 2 == 0 {
-            rng.uniform(2.0, 6.0)
+            rng.range(2.0, 6.0)
         } else {
-            10f64.powf(rng.uniform(3.0, 6.0))
+            10f64.powf(rng.range(3.0, 6.0))
         };
-        let origin = rng.point(distance);
-        let target = rng.point(0.6);
+        let origin = point(&mut rng, distance);
+        let target = point(&mut rng, 0.6);
         let dir = (target - origin).map(|c| c as f32 as f64);
         let (origin_dd, dir_dd) = (dd_point(&origin), dir.map(dd));
         let at = |t: Dd| origin_dd + dir_dd * t;

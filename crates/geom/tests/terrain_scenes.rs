@@ -9,6 +9,7 @@
 //! `f64` and `f32`.
 
 use geom::prelude::*;
+use geom_random::Rng;
 
 /// A flat terrain at height `level`, `n × n` samples one unit apart, its
 /// triangles' diagonals in both directions (alternating flip).
@@ -21,21 +22,6 @@ fn flat(n: usize, level: f64) -> HeightField<f64> {
         vec![0.0; n * n],
     ))
     .unwrap()
-}
-
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn unit(&mut self) -> f64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn uniform(&mut self, low: f64, high: f64) -> f64 {
-        low + (high - low) * self.unit()
-    }
 }
 
 const POSES: usize = 1000;
@@ -55,21 +41,13 @@ fn resting_boxes_report_four_corners_at_the_exact_depth() {
     let table = geom::default_dispatcher::<f64>();
     let ground = flat(SIZE, LEVEL);
     let id = Isometry3::identity();
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng::from_state(0x9E37_79B9_7F4A_7C15);
     let mut out = ContactManifolds::new();
     for k in 0..POSES {
-        let half = Vector3::new(
-            rng.uniform(0.1, 1.5),
-            rng.uniform(0.05, 1.0),
-            rng.uniform(0.1, 1.5),
-        );
-        let depth = rng.uniform(0.001, 0.2).min(half.y);
-        let center = Vector3::new(
-            rng.uniform(3.0, 13.0),
-            LEVEL + half.y - depth,
-            rng.uniform(3.0, 13.0),
-        );
-        let pose = Isometry3::new(center, Vector3::y() * rng.uniform(0.0, std::f64::consts::TAU));
+        let half = Vector3::new(rng.range(0.1, 1.5), rng.range(0.05, 1.0), rng.range(0.1, 1.5));
+        let depth = rng.range(0.001, 0.2).min(half.y);
+        let center = Vector3::new(rng.range(3.0, 13.0), LEVEL + half.y - depth, rng.range(3.0, 13.0));
+        let pose = Isometry3::new(center, Vector3::y() * rng.range(0.0, std::f64::consts::TAU));
         let cuboid = Cuboid::new(half);
         for swap in [false, true] {
             let context = format!("pose {k} {pose:?} {half:?} swap {swap}");
@@ -115,13 +93,13 @@ fn standing_cylinders_and_cones_report_their_rim() {
     let table = geom::default_dispatcher::<f64>();
     let ground = flat(SIZE, LEVEL);
     let id = Isometry3::identity();
-    let mut rng = Rng(0xD1B5_4A32_D192_ED03);
+    let mut rng = Rng::from_state(0xD1B5_4A32_D192_ED03);
     let mut out = ContactManifolds::new();
     for k in 0..POSES {
-        let radius = rng.uniform(0.1, 2.0);
-        let height = rng.uniform(0.1, 3.0);
-        let depth = rng.uniform(0.001, 0.2);
-        let bottom = Point3::new(rng.uniform(3.0, 13.0), LEVEL - depth, rng.uniform(3.0, 13.0));
+        let radius = rng.range(0.1, 2.0);
+        let height = rng.range(0.1, 3.0);
+        let depth = rng.range(0.001, 0.2);
+        let bottom = Point3::new(rng.range(3.0, 13.0), LEVEL - depth, rng.range(3.0, 13.0));
         let top = bottom + up() * height;
         let cylinder = Cylinder::from_points(bottom, top, radius);
         // A cone standing on its base: apex up.
@@ -158,17 +136,13 @@ fn hovering_spheres_get_one_point_below_them() {
     let table = geom::default_dispatcher::<f64>();
     let ground = flat(SIZE, LEVEL);
     let id = Isometry3::identity();
-    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let mut rng = Rng::from_state(0x2545_F491_4F6C_DD1D);
     let mut out = ContactManifolds::new();
     for k in 0..POSES {
-        let radius = rng.uniform(0.05, 2.0);
-        let gap = rng.uniform(0.0, 3.0);
-        let margin = gap + rng.uniform(0.0, 5.0);
-        let center = Point3::new(
-            rng.uniform(3.0, 13.0),
-            LEVEL + radius + gap,
-            rng.uniform(3.0, 13.0),
-        );
+        let radius = rng.range(0.05, 2.0);
+        let gap = rng.range(0.0, 3.0);
+        let margin = gap + rng.range(0.0, 5.0);
+        let center = Point3::new(rng.range(3.0, 13.0), LEVEL + radius + gap, rng.range(3.0, 13.0));
         let pose = Isometry3::translation(center.x, center.y, center.z);
         let sphere = Sphere::new(radius);
         let context = format!("sphere {k}: {center:?} radius {radius} gap {gap} margin {margin}");
@@ -201,18 +175,14 @@ fn distances_and_closest_points_to_flat_terrain() {
     let table = geom::default_dispatcher::<f64>();
     let ground = flat(SIZE, LEVEL);
     let id = Isometry3::identity();
-    let mut rng = Rng(0x6A09_E667_F3BC_C908);
+    let mut rng = Rng::from_state(0x6A09_E667_F3BC_C908);
     for k in 0..POSES {
-        let gap = rng.uniform(1e-3, 8.0);
-        let half = Vector3::new(
-            rng.uniform(0.1, 1.0),
-            rng.uniform(0.1, 1.0),
-            rng.uniform(0.1, 1.0),
-        );
+        let gap = rng.range(1e-3, 8.0);
+        let half = Vector3::new(rng.range(0.1, 1.0), rng.range(0.1, 1.0), rng.range(0.1, 1.0));
         let cuboid = Cuboid::new(half);
         let sphere = Sphere::new(half.y);
-        let x = rng.uniform(3.0, 13.0);
-        let z = rng.uniform(3.0, 13.0);
+        let x = rng.range(3.0, 13.0);
+        let z = rng.range(3.0, 13.0);
         let pose = Isometry3::new(
             Vector3::new(x, LEVEL + half.y + gap, z),
             Vector3::y() * rng.unit() * 6.0,
@@ -304,15 +274,15 @@ fn shapes_lying_across_the_border_are_pushed_up() {
     let ground = flat(SIZE, LEVEL);
     let id = Isometry3::identity();
     let mut out = ContactManifolds::new();
-    let mut rng = Rng(0xBB67_AE85_84CA_A73B);
+    let mut rng = Rng::from_state(0xBB67_AE85_84CA_A73B);
     for k in 0..POSES {
         // Lying 0.05 deep, along x across the x = 16 border, at any z
         // inside, overhanging by up to half its length.
-        let radius = rng.uniform(0.1, 0.5);
-        let length = rng.uniform(1.0, 4.0);
-        let depth = rng.uniform(0.001, 0.2).min(radius);
-        let overhang = rng.uniform(0.05, 0.5) * length;
-        let z = rng.uniform(2.0, 14.0);
+        let radius = rng.range(0.1, 0.5);
+        let length = rng.range(1.0, 4.0);
+        let depth = rng.range(0.001, 0.2).min(radius);
+        let overhang = rng.range(0.05, 0.5) * length;
+        let z = rng.range(2.0, 14.0);
         let y = LEVEL + radius - depth;
         let end = 16.0 + overhang;
         let capsule = Capsule::from_points(Point3::new(end - length, y, z), Point3::new(end, y, z), radius);
@@ -357,26 +327,26 @@ fn shapes_swept_down_stop_at_the_exact_time<N: geom::Real + Into<f64>>(
     .unwrap();
     let id = Isometry3::identity();
     let epsilon: f64 = N::default_epsilon().into();
-    let mut rng = Rng(0x3C6E_F372_FE94_F82B);
+    let mut rng = Rng::from_state(0x3C6E_F372_FE94_F82B);
     for k in 0..POSES {
-        let radius = rng.uniform(0.05, 0.6);
-        let length = rng.uniform(0.0, 3.0);
+        let radius = rng.range(0.05, 0.6);
+        let length = rng.range(0.0, 3.0);
         // Any tilt, lying flat one pose in four.
-        let tilt = if k % 4 == 0 { 0.0 } else { rng.uniform(-1.5, 1.5) };
-        let yaw = rng.uniform(0.0, 6.3);
+        let tilt = if k % 4 == 0 { 0.0 } else { rng.range(-1.5, 1.5) };
+        let yaw = rng.range(0.0, 6.3);
         let axis = Vector3::new(yaw.cos() * tilt.cos(), tilt.sin(), yaw.sin() * tilt.cos()) * (0.5 * length);
         // Clear of the ground by up to 5 (the box's corners reach
         // farthest).
         let reach = (2.0 * radius * radius + (0.5 * length + radius).powi(2)).sqrt();
         let center = Vector3::new(
-            rng.uniform(4.0, 12.0),
-            LEVEL + reach + rng.uniform(1e-3, 5.0),
-            rng.uniform(4.0, 12.0),
+            rng.range(4.0, 12.0),
+            LEVEL + reach + rng.range(1e-3, 5.0),
+            rng.range(4.0, 12.0),
         );
         // Deep enough for every shape: none has its lowest point above
         // its centre.
-        let fall = (center.y - LEVEL) * rng.uniform(1.0, 3.0);
-        let motion64 = Vector3::new(rng.uniform(-1.0, 1.0), -fall, rng.uniform(-1.0, 1.0));
+        let fall = (center.y - LEVEL) * rng.range(1.0, 3.0);
+        let motion64 = Vector3::new(rng.range(-1.0, 1.0), -fall, rng.range(-1.0, 1.0));
         let rotation = nalgebra::UnitQuaternion::rotation_between(&Vector3::y(), &axis)
             .unwrap_or_else(nalgebra::UnitQuaternion::identity);
         let pose: Isometry3<N> = nalgebra::convert(Isometry3::from_parts(center.into(), rotation));
@@ -483,12 +453,12 @@ fn shapes_starting_in_the_ground_report_the_deepest_penetration() {
     let table = geom::default_dispatcher::<f64>();
     let ground = flat(SIZE, LEVEL);
     let id = Isometry3::identity();
-    let mut rng = Rng(0xA54F_F53A_5F1D_36F1);
+    let mut rng = Rng::from_state(0xA54F_F53A_5F1D_36F1);
     for k in 0..POSES {
-        let radius = rng.uniform(0.1, 0.6);
-        let half_length = rng.uniform(0.0, 1.0);
-        let depth = rng.uniform(0.01, 0.9) * radius;
-        let yaw = rng.uniform(0.0, 6.3);
+        let radius = rng.range(0.1, 0.6);
+        let half_length = rng.range(0.0, 1.0);
+        let depth = rng.range(0.01, 0.9) * radius;
+        let yaw = rng.range(0.0, 6.3);
         // Lying flat (its axis along the ground) so the deepest part is a
         // whole line or face, or standing.
         let lying = k % 2 == 0;
@@ -510,12 +480,8 @@ fn shapes_starting_in_the_ground_report_the_deepest_penetration() {
             top + Vector3::y() * radius,
             radius,
         );
-        let motion = Vector3::new(
-            rng.uniform(-0.5, 0.5),
-            -rng.uniform(0.1, 1.0),
-            rng.uniform(-0.5, 0.5),
-        );
-        let (x, z) = (rng.uniform(4.0, 12.0), rng.uniform(4.0, 12.0));
+        let motion = Vector3::new(rng.range(-0.5, 0.5), -rng.range(0.1, 1.0), rng.range(-0.5, 0.5));
+        let (x, z) = (rng.range(4.0, 12.0), rng.range(4.0, 12.0));
         for (name, shape) in [
             ("capsule", &capsule as &dyn Shape<f64>),
             ("sphere", &sphere),

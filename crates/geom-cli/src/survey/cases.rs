@@ -6,50 +6,14 @@ use geom::nalgebra::{Quaternion, Unit};
 use geom::prelude::*;
 use geom::{Capsule, Cone, Cuboid, Cylinder, DoubleDouble, Ellipsoid, HalfSpace, Segment, Triangle};
 
-/// xorshift64*: deterministic for a given seed.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
+/// The workspace's generator: the same cases for a given seed everywhere.
+pub use geom_random::Rng;
 
-impl Rng {
-    /// A generator for `seed` (any value; zero is remapped).
-    pub fn new(seed: u64) -> Self {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    /// Uniform in `[0, 1)`.
-    pub fn next(&mut self) -> f64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    /// Uniform in `[lo, hi)`.
-    pub fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.next()
-    }
-
-    /// A random unit vector.
-    pub fn unit(&mut self) -> Vector3<f64> {
-        loop {
-            let v = Vector3::new(
-                self.uniform(-1.0, 1.0),
-                self.uniform(-1.0, 1.0),
-                self.uniform(-1.0, 1.0),
-            );
-            let n = v.norm();
-            if n > 0.1 && n <= 1.0 {
-                return v / n;
-            }
-        }
-    }
-
-    /// A random quaternion `[x, y, z, w]`, unit to f32 rounding.
-    pub fn quaternion(&mut self) -> [f64; 4] {
-        let v = [0; 4].map(|_| self.uniform(-1.0, 1.0));
-        let n = v.iter().map(|c| c * c).sum::<f64>().sqrt();
-        v.map(|c| f32x(c / n))
-    }
+/// A random quaternion `[x, y, z, w]`, unit to f32 rounding.
+pub fn quaternion(rng: &mut Rng) -> [f64; 4] {
+    let v = [0; 4].map(|_| rng.range(-1.0, 1.0));
+    let n = v.iter().map(|c| c * c).sum::<f64>().sqrt();
+    v.map(|c| f32x(c / n))
 }
 
 /// `x` rounded to the nearest `f32`, back in `f64`.
@@ -160,9 +124,9 @@ impl World {
     /// A random shape of `kind` with centre `center` and size about `size`;
     /// `aspect` stretches the ellipsoid's radii up to that ratio.
     pub fn random(kind: &str, rng: &mut Rng, center: Point3<f64>, size: f64, aspect: f64) -> World {
-        if POSED_KINDS.contains(&kind) && rng.next() < 0.5 {
+        if POSED_KINDS.contains(&kind) && rng.unit() < 0.5 {
             let local = World::placed(kind, rng, Point3::origin(), size, aspect);
-            return World::Posed(Box::new(local), p32x(center), rng.quaternion());
+            return World::Posed(Box::new(local), p32x(center), quaternion(rng));
         }
         World::placed(kind, rng, center, size, aspect)
     }
@@ -171,7 +135,7 @@ impl World {
     /// the ellipsoid's and the box's).
     fn placed(kind: &str, rng: &mut Rng, center: Point3<f64>, size: f64, aspect: f64) -> World {
         let c = p32x(center);
-        let mut around = |k: f64| p32x(center + rng.unit() * (k * size));
+        let mut around = |k: f64| p32x(center + rng.direction() * (k * size));
         match kind {
             "sphere" => World::Sphere(c, f32x(size)),
             "capsule" => World::Capsule(around(0.8), around(0.8), f32x(0.4 * size)),
@@ -181,27 +145,19 @@ impl World {
                 let radii = if aspect > 1.0 {
                     // One axis `aspect` times shorter than the others.
                     let mut radii = Vector3::repeat(1.0);
-                    radii[(rng.next() * 3.0) as usize] = 1.0 / aspect;
+                    radii[(rng.unit() * 3.0) as usize] = 1.0 / aspect;
                     radii
                 } else {
-                    Vector3::new(
-                        rng.uniform(0.2, 1.0),
-                        rng.uniform(0.2, 1.0),
-                        rng.uniform(0.2, 1.0),
-                    )
+                    Vector3::new(rng.range(0.2, 1.0), rng.range(0.2, 1.0), rng.range(0.2, 1.0))
                 };
-                World::Ellipsoid(c, (radii * size).map(f32x), rng.quaternion())
+                World::Ellipsoid(c, (radii * size).map(f32x), quaternion(rng))
             }
             "cuboid" => {
-                let half = Vector3::new(
-                    rng.uniform(0.2, 1.0),
-                    rng.uniform(0.2, 1.0),
-                    rng.uniform(0.2, 1.0),
-                );
-                World::Cuboid(c, (half * size).map(f32x), rng.quaternion())
+                let half = Vector3::new(rng.range(0.2, 1.0), rng.range(0.2, 1.0), rng.range(0.2, 1.0));
+                World::Cuboid(c, (half * size).map(f32x), quaternion(rng))
             }
             "halfspace" => {
-                let n = (rng.unit() * rng.uniform(0.5, 2.0)).map(f32x);
+                let n = (rng.direction() * rng.range(0.5, 2.0)).map(f32x);
                 World::HalfSpace(n, f32x(n.dot(&c.coords)))
             }
             "triangle" => World::Triangle(around(1.0), around(1.0), around(1.0)),
@@ -287,14 +243,14 @@ fn surface_point(world: &World, toward: &Point3<f64>) -> Point3<f64> {
 fn placement(category: &str, rng: &mut Rng) -> (Point3<f64>, f64) {
     match category {
         "far_small" => (
-            Point3::from(rng.unit() * 10f64.powf(rng.uniform(3.0, 5.0))),
-            rng.uniform(0.01, 1.0),
+            Point3::from(rng.direction() * 10f64.powf(rng.range(3.0, 5.0))),
+            rng.range(0.01, 1.0),
         ),
         "offset" => (
-            Point3::from(rng.unit() * 10f64.powf(rng.uniform(4.0, 6.0)) + rng.unit() * 2.0),
+            Point3::from(rng.direction() * 10f64.powf(rng.range(4.0, 6.0)) + rng.direction() * 2.0),
             1.0,
         ),
-        _ => (Point3::from(rng.unit() * 2.0), 1.0),
+        _ => (Point3::from(rng.direction() * 2.0), 1.0),
     }
 }
 
@@ -302,65 +258,65 @@ fn placement(category: &str, rng: &mut Rng) -> (Point3<f64>, f64) {
 pub fn ray_case(kind: &str, category: &str, rng: &mut Rng) -> RayCase {
     let (center, size) = placement(category, rng);
     let aspect = if category == "high_aspect" {
-        10f64.powf(rng.uniform(1.0, 3.0))
+        10f64.powf(rng.range(1.0, 3.0))
     } else {
         1.0
     };
     let world = World::random(kind, rng, center, size, aspect);
     let middle = world.center();
-    let aim = |rng: &mut Rng| middle + rng.unit() * (0.5 * size);
+    let aim = |rng: &mut Rng| middle + rng.direction() * (0.5 * size);
     let (origin, dir, max_t, solid) = match category {
         "far_small" => {
             // The camera near the origin, the shape far away.
-            let origin = Point3::from(rng.unit() * rng.uniform(0.0, 1.0));
+            let origin = Point3::from(rng.direction() * rng.range(0.0, 1.0));
             let dir = aim(rng) - origin;
             (origin, dir, f64::INFINITY, true)
         }
         "grazing" => {
             // Tangent to the surface at a random point, offset along the
             // normal by up to 1e-4 of the size either way.
-            let on = surface_point(&world, &(middle + rng.unit() * (3.0 * size)));
-            let normal = (on - surface_point(&world, &(on - rng.unit() * (1e-3 * size)))).normalize();
+            let on = surface_point(&world, &(middle + rng.direction() * (3.0 * size)));
+            let normal = (on - surface_point(&world, &(on - rng.direction() * (1e-3 * size)))).normalize();
             let normal = if normal.iter().all(|c| c.is_finite()) {
                 normal
             } else {
-                rng.unit()
+                rng.direction()
             };
-            let tangent = normal.cross(&rng.unit()).normalize();
-            let offset = normal * (rng.uniform(-1e-4, 1e-4) * size);
-            let distance = rng.uniform(2.0, 6.0) * size;
+            let tangent = normal.cross(&rng.direction()).normalize();
+            let offset = normal * (rng.range(-1e-4, 1e-4) * size);
+            let distance = rng.range(2.0, 6.0) * size;
             let origin = on + offset - tangent * distance;
             (
                 origin,
-                tangent * rng.uniform(0.5, 2.0),
+                tangent * rng.range(0.5, 2.0),
                 f64::INFINITY,
-                rng.next() < 0.5,
+                rng.unit() < 0.5,
             )
         }
         "axis_parallel" => {
-            let axis = (rng.next() * 3.0) as usize;
+            let axis = (rng.unit() * 3.0) as usize;
             let mut dir = Vector3::zeros();
-            dir[axis] = if rng.next() < 0.5 { -1.0 } else { 1.0 };
+            dir[axis] = if rng.unit() < 0.5 { -1.0 } else { 1.0 };
             let mut origin = aim(rng);
-            origin[axis] -= dir[axis] * rng.uniform(3.0, 6.0) * size;
+            origin[axis] -= dir[axis] * rng.range(3.0, 6.0) * size;
             (origin, dir, f64::INFINITY, true)
         }
         "inside" => {
             // The middle (below the plane for the half-space), or a point
             // on the surface rounded to f32.
-            let origin = if rng.next() < 0.5 {
+            let origin = if rng.unit() < 0.5 {
                 match &world {
-                    World::HalfSpace(n, _) => middle - n.normalize() * rng.uniform(0.5, 2.0),
+                    World::HalfSpace(n, _) => middle - n.normalize() * rng.range(0.5, 2.0),
                     _ => middle,
                 }
             } else {
-                surface_point(&world, &(middle + rng.unit() * (3.0 * size)))
+                surface_point(&world, &(middle + rng.direction() * (3.0 * size)))
             };
-            (origin, rng.unit(), f64::INFINITY, rng.next() < 0.5)
+            (origin, rng.direction(), f64::INFINITY, rng.unit() < 0.5)
         }
         "max_t" => {
             // The cut-off within 1e-3 of the reference hit.
-            let origin = p32x(middle + rng.unit() * rng.uniform(2.0, 6.0) * size);
+            let origin = p32x(middle + rng.direction() * rng.range(2.0, 6.0) * size);
             let dir = (aim(rng) - origin).map(f32x);
             let (shape, pose) = world.build::<DoubleDouble>();
             let ray = Ray::new(
@@ -370,13 +326,13 @@ pub fn ray_case(kind: &str, category: &str, rng: &mut Rng) -> RayCase {
             let t = shape
                 .ray_cast(&pose, &ray, DoubleDouble::from_f64(f64::INFINITY), true)
                 .map_or(1.0, |h| h.t.to_f64());
-            (origin, dir, t * (1.0 + rng.uniform(-1e-3, 1e-3)), true)
+            (origin, dir, t * (1.0 + rng.range(-1e-3, 1e-3)), true)
         }
         _ => {
             // generic, offset and high_aspect: an observer a few sizes away.
-            let origin = middle + rng.unit() * rng.uniform(2.0, 6.0) * size;
-            let dir = (aim(rng) - origin) * rng.uniform(0.1, 4.0);
-            (origin, dir, f64::INFINITY, rng.next() < 0.5)
+            let origin = middle + rng.direction() * rng.range(2.0, 6.0) * size;
+            let dir = (aim(rng) - origin) * rng.range(0.1, 4.0);
+            (origin, dir, f64::INFINITY, rng.unit() < 0.5)
         }
     };
     RayCase {
@@ -393,23 +349,23 @@ pub fn ray_case(kind: &str, category: &str, rng: &mut Rng) -> RayCase {
 pub fn closest_case(kind: &str, category: &str, rng: &mut Rng) -> ClosestCase {
     let (center, size) = placement(category, rng);
     let aspect = if category == "high_aspect" {
-        10f64.powf(rng.uniform(1.0, 3.0))
+        10f64.powf(rng.range(1.0, 3.0))
     } else {
         1.0
     };
     let world = World::random(kind, rng, center, size, aspect);
     let middle = world.center();
     let point = match category {
-        "far_small" => Point3::from(rng.unit()),
+        "far_small" => Point3::from(rng.direction()),
         "near_surface" => {
-            let on = surface_point(&world, &(middle + rng.unit() * (2.0 * size)));
-            on + rng.unit() * (1e-4 * size)
+            let on = surface_point(&world, &(middle + rng.direction() * (2.0 * size)));
+            on + rng.direction() * (1e-4 * size)
         }
         "inside" => match &world {
-            World::HalfSpace(n, _) => middle - n.normalize() * rng.uniform(0.0, 2.0),
-            _ => middle + rng.unit() * (rng.uniform(0.0, 0.3) * size),
+            World::HalfSpace(n, _) => middle - n.normalize() * rng.range(0.0, 2.0),
+            _ => middle + rng.direction() * (rng.range(0.0, 0.3) * size),
         },
-        _ => middle + rng.unit() * (rng.uniform(0.0, 3.0) * size),
+        _ => middle + rng.direction() * (rng.range(0.0, 3.0) * size),
     };
     ClosestCase {
         world,

@@ -28,7 +28,7 @@ use geom::DispatchTable;
 use geom::nalgebra::{Point3, Vector3};
 use geom::prelude::*;
 
-use super::cases::{Rng, World, f32x};
+use super::cases::{Rng, World, f32x, quaternion};
 use super::{Dd, Row, Survey, SurveyOptions, dd, largest, ulp_of, vector_ulps};
 
 /// The pairs surveyed, `(row name, kind of a, kind of b)`: every pair with
@@ -166,16 +166,16 @@ pub fn contact_case(
     let size = 1.0;
     let margin = 0.1 * size;
     let center = if category == "offset" {
-        Point3::from(rng.unit() * 10f64.powf(rng.uniform(4.0, 6.0)))
+        Point3::from(rng.direction() * 10f64.powf(rng.range(4.0, 6.0)))
     } else {
-        Point3::from(rng.unit() * 2.0)
+        Point3::from(rng.direction() * 2.0)
     };
     let center = center.map(f32x);
     let a = World::random(kind_a, rng, center, size, 1.0);
     // `b` around its own origin (itself posed or not), then placed by a
     // rotation and a translation.
     let local_b = World::random(kind_b, rng, Point3::origin(), size, 1.0);
-    let mut direction = rng.unit();
+    let mut direction = rng.direction();
     if let World::HalfSpace(n, _) = &a {
         // Out of the half-space, so that separating the shapes ends the contact.
         if direction.dot(n) < 0.0 {
@@ -183,11 +183,11 @@ pub fn contact_case(
         }
     }
     let target = if category == "resting" {
-        rng.uniform(-1e-4, 1e-4) * size
+        rng.range(-1e-4, 1e-4) * size
     } else {
-        rng.uniform(-1.2 * margin, 0.3 * size)
+        rng.range(-1.2 * margin, 0.3 * size)
     };
-    let rotation = rng.quaternion();
+    let rotation = quaternion(rng);
     let b_at = |s: f64| {
         World::Posed(
             Box::new(local_b.clone()),
