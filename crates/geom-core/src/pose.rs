@@ -489,13 +489,8 @@ mod tests {
     /// quaternion's own components: within 2.5 eps·|v| at worst.
     #[test]
     fn f32_rotation_rounds_within_a_few_eps() {
-        let mut state = 0x9E37_79B9u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            ((state >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0) as f32
-        };
+        let mut rng = geom_random::Rng::from_state(0x9E37_79B9u64);
+        let mut next = move || rng.range(-1.0, 1.0) as f32;
         let mut worst = 0.0f64;
         for _ in 0..20_000 {
             let q = UnitQuaternion::new_normalize(nalgebra::Quaternion::new(next(), next(), next(), next()));

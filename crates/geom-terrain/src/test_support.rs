@@ -5,40 +5,25 @@ use nalgebra::Point3;
 
 use crate::{HeightField, HeightFieldDesc};
 
-/// A small xorshift generator: reproducible, no dependency.
-pub(crate) struct TestRng(u64);
+/// The workspace's test generator ([`geom_random::Rng`]) with the draws
+/// these tests use.
+pub(crate) struct TestRng(geom_random::Rng);
 
 impl TestRng {
     pub(crate) fn new(seed: u64) -> Self {
-        TestRng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    pub(crate) fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// Uniform in `[0, 1)`.
-    pub(crate) fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+        TestRng(geom_random::Rng::new(seed))
     }
 
     pub(crate) fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.unit()
+        self.0.range(lo, hi)
     }
 
     pub(crate) fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
+        self.0.below(n)
     }
 
     pub(crate) fn point_in(&mut self, aabb: &Aabb<f64>) -> Point3<f64> {
-        Point3::new(
-            self.range(aabb.mins.x, aabb.maxs.x),
-            self.range(aabb.mins.y, aabb.maxs.y),
-            self.range(aabb.mins.z, aabb.maxs.z),
-        )
+        self.0.point_in(&aabb.mins, &aabb.maxs)
     }
 }
 

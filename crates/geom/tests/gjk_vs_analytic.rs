@@ -4,37 +4,14 @@
 
 use geom::prelude::*;
 use geom::prims::gjk::{GjkStatus, gjk_closest_points, penetration};
+use geom_random::Rng;
 
-struct Rng(u64);
-
-impl Rng {
-    fn unit(&mut self) -> f64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.unit()
-    }
-    fn direction(&mut self) -> Vector3<f64> {
-        loop {
-            let v = Vector3::new(
-                self.range(-1.0, 1.0),
-                self.range(-1.0, 1.0),
-                self.range(-1.0, 1.0),
-            );
-            if v.norm() > 0.1 && v.norm() < 1.0 {
-                return v.normalize();
-            }
-        }
-    }
-    fn pose(&mut self, spread: f64) -> Isometry3<f64> {
-        Isometry3::from_parts(
-            Translation3::from(self.direction() * self.range(0.0, spread)),
-            UnitQuaternion::from_scaled_axis(self.direction() * self.range(0.0, 3.1)),
-        )
-    }
+/// A pose within `spread` of the origin, turned by up to 3.1 rad.
+fn pose(rng: &mut Rng, spread: f64) -> Isometry3<f64> {
+    Isometry3::from_parts(
+        Translation3::from(rng.direction() * rng.range(0.0, spread)),
+        UnitQuaternion::from_scaled_axis(rng.direction() * rng.range(0.0, 3.1)),
+    )
 }
 
 fn shapes(rng: &mut Rng) -> [Box<dyn Shape<f64>>; 3] {
@@ -71,7 +48,7 @@ fn analytic_depth(
 #[test]
 fn gjk_distances_and_epa_depths_match_the_analytic_routines() {
     let table = geom::default_dispatcher::<f64>();
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng::from_state(0x9E37_79B9_7F4A_7C15);
     let mut out = ContactManifolds::new();
     let (mut separated, mut overlapping) = (0, 0);
     for _ in 0..400 {
@@ -86,7 +63,7 @@ fn gjk_distances_and_epa_depths_match_the_analytic_routines() {
             (&*box_a, &*box_b, false),
         ];
         for (a, b, exact_depth) in pairs {
-            let (pa, pb) = (rng.pose(1.5), rng.pose(1.5));
+            let (pa, pb) = (pose(&mut rng, 1.5), pose(&mut rng, 1.5));
             let gjk = gjk_closest_points(a, &pa, b, &pb, f64::INFINITY).unwrap();
             assert!(gjk.converged);
             if gjk.status == GjkStatus::Separated {

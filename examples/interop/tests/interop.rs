@@ -226,13 +226,8 @@ fn every_serialisable_type_reads_back_bit_for_bit() {
 fn json_floats_read_back_exactly_in_f32_and_f64() {
     // Shortest decimals through serde_json's exact parser: every bit
     // pattern class (subnormal, normal, near the limits), xorshift-spread.
-    let mut state = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut rng = geom_random::Rng::from_state(0x9E37_79B9_7F4A_7C15);
+    let mut next = move || rng.next_u64();
     let mut singles = vec![f32::MAX, f32::MIN_POSITIVE, f32::from_bits(1), -0.0, f32::EPSILON];
     let mut doubles = vec![f64::MAX, f64::MIN_POSITIVE, f64::from_bits(1), -0.0, f64::EPSILON];
     for _ in 0..200_000 {

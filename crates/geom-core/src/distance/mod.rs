@@ -364,13 +364,8 @@ mod tests {
         let b = Point3::new(1.0e4 + 3.0, 1.0, -0.25);
         let c = Point3::new(1.0e4 - 1.0, 2.5, 1.0);
         let degenerate_c = Point3::new(1.0e4 + 1.5, -0.5, 0.125);
-        let mut state = 12345u32;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 17;
-            state ^= state << 5;
-            (state as f32 / u32::MAX as f32 - 0.5) * 10.0
-        };
+        let mut rng = geom_random::Rng::new(12345);
+        let mut next = move || rng.range_f32(-5.0, 5.0);
         for corner in [c, degenerate_c, b] {
             for _ in 0..500 {
                 let queries: [Point3<f32>; 8] =
@@ -426,13 +421,8 @@ mod tests {
     /// from the origin, in `f64` and `f32`.
     #[test]
     fn branching_projection_matches_the_kernel_bit_for_bit() {
-        let mut state = 0x1234_5678_9ABC_DEF1_u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-        };
+        let mut rng = geom_random::Rng::from_state(0x1234_5678_9ABC_DEF1_u64);
+        let mut next = move || rng.range(-1.0, 1.0);
         for case in 0..20_000 {
             let offset = [0.0, 1e3, 1e5][case % 3];
             let mut values = [0.0; 14];

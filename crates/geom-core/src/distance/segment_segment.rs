@@ -309,13 +309,8 @@ mod tests {
 
     #[test]
     fn random_segments_against_brute_force() {
-        let mut state = 0x1234_5678_9ABCu64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-        };
+        let mut rng = geom_random::Rng::from_state(0x1234_5678_9ABCu64);
+        let mut next = move || rng.range(-1.0, 1.0);
         for case in 0..300 {
             let mut point = || Point3::new(next(), next(), next());
             let (p0, p1, q0) = (point(), point(), point());

@@ -6,40 +6,7 @@ use geom::prelude::*;
 use nalgebra::{Quaternion, RealField};
 
 use crate::oracle::Body;
-
-/// A small deterministic generator (xorshift64).
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn unit(&mut self) -> f64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 11) as f64 / (1u64 << 53) as f64
-    }
-    pub fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.unit()
-    }
-    /// `10^u` for `u` uniform in `[lo, hi]`.
-    pub fn log_range(&mut self, lo: f64, hi: f64) -> f64 {
-        10f64.powf(self.range(lo, hi))
-    }
-    pub fn below(&mut self, n: usize) -> usize {
-        ((self.unit() * n as f64) as usize).min(n - 1)
-    }
-    pub fn direction(&mut self) -> Vector3<f64> {
-        loop {
-            let v = Vector3::new(
-                self.range(-1.0, 1.0),
-                self.range(-1.0, 1.0),
-                self.range(-1.0, 1.0),
-            );
-            if v.norm() > 0.1 && v.norm() < 1.0 {
-                return v.normalize();
-            }
-        }
-    }
-}
+pub use geom_random::Rng;
 
 /// `x` rounded to `f32` (so that the `f32` and `f64` runs see one geometry).
 pub fn f32_exact(x: f64) -> f64 {
