@@ -187,6 +187,19 @@ pub use geom_core::DoubleDouble;
 
 /// Everything a typical user needs: the shapes, the query types and the
 /// nalgebra types they are built from.
+///
+/// ```
+/// use geom::prelude::*;
+///
+/// // A unit box turned a quarter about y and moved 3 along x: still the
+/// // cube [2, 4] × [−1, 1] × [−1, 1], so a ray along x from the origin
+/// // enters it at x = 2.
+/// let cube = Cuboid::new(Vector3::new(1.0, 1.0, 1.0));
+/// let pose = Isometry3::new(Vector3::new(3.0, 0.0, 0.0), Vector3::y() * std::f64::consts::FRAC_PI_2);
+/// let hit = cube.ray_cast(&pose, &Ray::new(Point3::origin(), Vector3::x()), f64::INFINITY, true).unwrap();
+/// assert!((hit.t - 2.0).abs() < 1e-12 && (hit.normal + Vector3::x()).norm() < 1e-12);
+/// assert_eq!(cube.aabb(&Isometry3::identity()), Aabb::new(Point3::new(-1.0, -1.0, -1.0), Point3::new(1.0, 1.0, 1.0)));
+/// ```
 pub mod prelude {
     pub use geom_core::{
         Aabb, FeatureId, GeomError, LaneShape, PointProjection, Ray, RayHit, Real, Shape, ShapeKind,

@@ -174,6 +174,7 @@ fn triangle_candidates<N: Real>(
         return Ok(());
     }
     push_face_contacts(
+        field,
         id,
         triangle,
         &face_normal,
@@ -196,6 +197,7 @@ fn triangle_candidates<N: Real>(
 /// instead ([`deepest_over_triangle`]).
 #[allow(clippy::too_many_arguments)]
 fn push_face_contacts<N: Real>(
+    field: &HeightField<N>,
     id: TriangleId,
     triangle: &Triangle<N>,
     face_normal: &Vector3<N>,
@@ -211,14 +213,27 @@ fn push_face_contacts<N: Real>(
     };
     let face = SupportFeature::face([triangle.a, triangle.b, triangle.c], *face_normal);
     let before = candidates.len();
+    // The clip is seen along the face normal, but the solid is the column
+    // below the surface: on a steep triangle a clipped point may lie over a
+    // lower neighbour, below this face's plane yet clear of the ground. An
+    // overlap counts only where the shape's point is below the surface
+    // under it (on a planar slope it is, whichever triangle it is over).
+    let tolerance = beside_tolerance(triangle, shape, local_pose);
     geom_prims::contact::feature_contacts(&face, &on_shape, face_normal, face_depth, margin, |point| {
-        candidates.push(ContactCandidate {
-            normal: *face_normal,
-            point: ContactPoint {
-                feature_a: FeatureId::Face(id.0),
-                ..point
-            },
-        })
+        let in_solid = || {
+            field
+                .surface_y_at(point.point_b.x, point.point_b.z)
+                .is_some_and(|surface| point.point_b.y <= surface + tolerance)
+        };
+        if point.depth <= N::zero() || in_solid() {
+            candidates.push(ContactCandidate {
+                normal: *face_normal,
+                point: ContactPoint {
+                    feature_a: FeatureId::Face(id.0),
+                    ..point
+                },
+            })
+        }
     });
     // Nothing clipped: the support feature lies beside the triangle. When
     // the shape still dips into the triangle less deep than its support
@@ -228,7 +243,7 @@ fn push_face_contacts<N: Real>(
     if candidates.len() == before
         && meets_triangle
         && let Some(point) = deepest_over_triangle(triangle, face_normal, shape, local_pose, margin)
-        && point.depth < face_depth - beside_tolerance(triangle, shape, local_pose)
+        && point.depth < face_depth - tolerance
     {
         candidates.push(ContactCandidate {
             normal: *face_normal,

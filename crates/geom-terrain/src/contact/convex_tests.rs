@@ -320,3 +320,71 @@ fn shapes_sunk_into_rolling_ground_always_get_a_contact() {
     }
     assert!(sunk > checked / 4, "{sunk} of {checked} sunk");
 }
+
+/// The converse of the test above, on rough random terrain with steep
+/// triangles (no holes): a shape clear of the ground gets no contact deeper
+/// than zero, in either order. Oracle, independent of the face clipping:
+/// the shape's centre above the surface and its distance to every triangle
+/// (GJK through the table, triangle by triangle) above 0.05, so that it
+/// lies wholly above the solid (the columns below the triangles).
+#[test]
+fn shapes_hovering_over_rough_ground_get_no_contact() {
+    let table = table();
+    let shapes = shapes();
+    let mut rng = TestRng::new(43);
+    let identity = Isometry3::identity();
+    let (mut hovering, mut false_contacts) = (0, Vec::new());
+    for round in 0..600 {
+        let mut desc = crate::test_support::random_field(&mut rng, 10, 10).to_desc();
+        desc.hole_cells.clear();
+        let field = HeightField::try_from_desc(desc).unwrap();
+        let extent = field.local_extent();
+        let shape = &shapes[round % shapes.len()];
+        let rotation = UnitQuaternion::from_axis_angle(
+            &nalgebra::Unit::new_normalize(Vector3::new(
+                rng.range(-1.0, 1.0),
+                rng.range(-1.0, 1.0),
+                rng.range(-1.0, 1.0),
+            )),
+            rng.range(0.0, std::f64::consts::PI),
+        );
+        let x = rng.range(extent.mins.x + 2.0, extent.maxs.x - 2.0);
+        let z = rng.range(extent.mins.z + 2.0, extent.maxs.z - 2.0);
+        let ground = field.surface_y_at(x, z).unwrap();
+        let pose = Isometry3::from_parts(Translation3::new(x, ground + rng.range(0.3, 1.2), z), rotation);
+        let clearance = (0..2 * field.cell_count() as u32)
+            .filter_map(|id| field.triangle(crate::TriangleId(id)))
+            .map(|triangle| {
+                table
+                    .distance(&triangle, &identity, shape.as_ref(), &pose)
+                    .unwrap()
+            })
+            .fold(f64::INFINITY, f64::min);
+        if clearance < 0.05 {
+            continue;
+        }
+        hovering += 1;
+        for reversed in [false, true] {
+            let mut out = ContactManifolds::new();
+            if reversed {
+                table.contact(shape.as_ref(), &pose, &field, &identity, 0.0, &mut out)
+            } else {
+                table.contact(&field, &identity, shape.as_ref(), &pose, 0.0, &mut out)
+            }
+            .unwrap();
+            let deepest = out
+                .points()
+                .map(|(_, p)| p.depth)
+                .fold(f64::NEG_INFINITY, f64::max);
+            if deepest > 0.0 {
+                false_contacts.push((round, shape.kind(), clearance, deepest));
+            }
+        }
+    }
+    assert!(hovering > 150, "{hovering}");
+    assert!(
+        false_contacts.is_empty(),
+        "{} of {hovering}: {false_contacts:?}",
+        false_contacts.len()
+    );
+}
