@@ -323,14 +323,22 @@ fn shapes_sunk_into_rolling_ground_always_get_a_contact() {
 
 /// The converse of the test above, on rough random terrain with steep
 /// triangles (no holes): a shape clear of the ground gets no contact deeper
-/// than zero, in either order. Oracle, independent of the face clipping:
+/// than zero, in either order (the convex shapes, and a sphere and a
+/// capsule through their own terrain routines). Oracle, independent of the face clipping:
 /// the shape's centre above the surface and its distance to every triangle
 /// (GJK through the table, triangle by triangle) above 0.05, so that it
 /// lies wholly above the solid (the columns below the triangles).
 #[test]
 fn shapes_hovering_over_rough_ground_get_no_contact() {
     let table = table();
-    let shapes = shapes();
+    let mut shapes = shapes();
+    // The round shapes' own terrain routines, through the same table.
+    shapes.push(Box::new(Sphere::new(0.45)));
+    shapes.push(Box::new(geom_prims::Capsule::from_points(
+        Point3::new(-0.5, 0.0, 0.0),
+        Point3::new(0.5, 0.0, 0.0),
+        0.3,
+    )));
     let mut rng = TestRng::new(43);
     let identity = Isometry3::identity();
     let (mut hovering, mut false_contacts) = (0, Vec::new());
