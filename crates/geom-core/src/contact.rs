@@ -94,12 +94,23 @@ pub struct ContactCandidate<N: Real> {
 /// [`ContactManifolds::clear`], plus working space for routines that
 /// collect candidates before reducing them. Once warm, refilling it
 /// allocates nothing.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct ContactManifolds<N: Real> {
     pool: Vec<ContactManifold<N>>,
     len: usize,
     candidates: Vec<ContactCandidate<N>>,
     approximate: bool,
+}
+
+/// The live manifolds and the `approximate` flag: not the storage kept
+/// for reuse beyond [`ContactManifolds::len`], nor the working space.
+impl<N: Real> std::fmt::Debug for ContactManifolds<N> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ContactManifolds")
+            .field("manifolds", &self.as_slice())
+            .field("approximate", &self.approximate)
+            .finish()
+    }
 }
 
 impl<N: Real> ContactManifolds<N> {
@@ -336,6 +347,34 @@ mod tests {
             feature_a: FeatureId::Face(3),
             feature_b: FeatureId::Vertex(1),
         }
+    }
+
+    /// `{:?}` shows what a user filled, not the storage kept for reuse: two
+    /// manifolds, then after `clear` and one new manifold only that one
+    /// (the second's normal, −z, no longer appears).
+    #[test]
+    fn debug_shows_the_live_manifolds_only() {
+        let mut manifolds = ContactManifolds::<f64>::new();
+        manifolds.push_manifold(Vector3::y()).points.push(point(0.5));
+        manifolds.push_manifold(-Vector3::z()).points.push(point(0.25));
+        let both = format!("{manifolds:?}");
+        assert!(
+            both.contains("depth: 0.5") && both.contains("depth: 0.25"),
+            "{both}"
+        );
+        manifolds.clear();
+        manifolds.push_manifold(Vector3::x()).points.push(point(0.125));
+        manifolds.mark_approximate();
+        let one = format!("{manifolds:?}");
+        assert!(
+            one.contains("depth: 0.125") && !one.contains("depth: 0.25"),
+            "{one}"
+        );
+        assert!(
+            !one.contains("-1.0") && one.contains("approximate: true"),
+            "{one}"
+        );
+        assert_eq!(one.matches("normal").count(), 1, "{one}");
     }
 
     #[test]
