@@ -218,12 +218,15 @@ fn push_face_contacts<N: Real>(
     // lower neighbour, below this face's plane yet clear of the ground. An
     // overlap counts only where the shape's point is below the surface
     // under it (on a planar slope it is, whichever triangle it is over).
-    let tolerance = beside_tolerance(triangle, shape, local_pose);
+    // The pair's tolerance (a bounding box), computed once if needed.
+    let mut tolerance = None;
+    let mut pair_tolerance =
+        || *tolerance.get_or_insert_with(|| beside_tolerance(triangle, shape, local_pose));
     geom_prims::contact::feature_contacts(&face, &on_shape, face_normal, face_depth, margin, |point| {
-        let in_solid = || {
+        let mut in_solid = || {
             field
                 .surface_y_at(point.point_b.x, point.point_b.z)
-                .is_some_and(|surface| point.point_b.y <= surface + tolerance)
+                .is_some_and(|surface| point.point_b.y <= surface + pair_tolerance())
         };
         if point.depth <= N::zero() || in_solid() {
             candidates.push(ContactCandidate {
@@ -243,7 +246,7 @@ fn push_face_contacts<N: Real>(
     if candidates.len() == before
         && meets_triangle
         && let Some(point) = deepest_over_triangle(triangle, face_normal, shape, local_pose, margin)
-        && point.depth < face_depth - tolerance
+        && point.depth < face_depth - pair_tolerance()
     {
         candidates.push(ContactCandidate {
             normal: *face_normal,

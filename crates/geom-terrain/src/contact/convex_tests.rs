@@ -214,6 +214,18 @@ fn a_box_over_a_convex_ridge_gets_the_ridge_normal_and_a_sphere_routine_is_kept(
 }
 
 /// Directions spread over the unit sphere (a Fibonacci lattice).
+/// A rotation about a random axis (from the cube, normalised) by up to π.
+fn random_rotation(rng: &mut TestRng) -> UnitQuaternion<f64> {
+    UnitQuaternion::from_axis_angle(
+        &nalgebra::Unit::new_normalize(Vector3::new(
+            rng.range(-1.0, 1.0),
+            rng.range(-1.0, 1.0),
+            rng.range(-1.0, 1.0),
+        )),
+        rng.range(0.0, std::f64::consts::PI),
+    )
+}
+
 fn sphere_directions(count: usize) -> Vec<Vector3<f64>> {
     let golden = std::f64::consts::PI * (3.0 - 5f64.sqrt());
     (0..count)
@@ -260,14 +272,7 @@ fn shapes_sunk_into_rolling_ground_always_get_a_contact() {
     let (mut sunk, mut checked) = (0, 0);
     for round in 0..400 {
         let shape = &shapes[round % shapes.len()];
-        let rotation = UnitQuaternion::from_axis_angle(
-            &nalgebra::Unit::new_normalize(Vector3::new(
-                rng.range(-1.0, 1.0),
-                rng.range(-1.0, 1.0),
-                rng.range(-1.0, 1.0),
-            )),
-            rng.range(0.0, std::f64::consts::PI),
-        );
+        let rotation = random_rotation(&mut rng);
         let (x, z) = (rng.range(2.5, 9.5), rng.range(2.5, 9.5));
         let y = field.surface_y_at(x, z).unwrap() + rng.range(-0.3, 0.6);
         let pose = Isometry3::from_parts(Translation3::new(x, y, z), rotation);
@@ -348,14 +353,7 @@ fn shapes_hovering_over_rough_ground_get_no_contact() {
         let field = HeightField::try_from_desc(desc).unwrap();
         let extent = field.local_extent();
         let shape = &shapes[round % shapes.len()];
-        let rotation = UnitQuaternion::from_axis_angle(
-            &nalgebra::Unit::new_normalize(Vector3::new(
-                rng.range(-1.0, 1.0),
-                rng.range(-1.0, 1.0),
-                rng.range(-1.0, 1.0),
-            )),
-            rng.range(0.0, std::f64::consts::PI),
-        );
+        let rotation = random_rotation(&mut rng);
         let x = rng.range(extent.mins.x + 2.0, extent.maxs.x - 2.0);
         let z = rng.range(extent.mins.z + 2.0, extent.maxs.z - 2.0);
         let ground = field.surface_y_at(x, z).unwrap();
