@@ -123,13 +123,15 @@ pub fn ray_cast_cone<T: Lane>(
     // origin on the surface. Inside (hollow): the exit.
     let t = t_first.lane_max(zero).select(!inside, t_last.lane_max(zero));
     let ahead = t_last.simd_ge(zero) | (inside & t_last.simd_gt(-infinity));
-    let t_total = t_start + t;
-    let mask = ahead & t_total.simd_le(max_t);
     let is_base = (first_is_base & !inside) | (last_is_base & inside);
 
     // Lateral normal: the gradient of ρ − (r/h)·y, (h ρ̂ − r û)/√(h² + r²).
     let hit_from_apex = from_apex + dir * t;
-    let radial = hit_from_apex - axis_unit * hit_from_apex.dot(&axis_unit);
+    let axial = hit_from_apex.dot(&axis_unit);
+    let radial = hit_from_apex - axis_unit * axial;
+    // The distance to the axis (infinite where `|radial|²` overflows, where
+    // the scaled pair below serves the normal).
+    let rho = radial.norm();
     // Scaled first where `|radial|²` leaves the normal range.
     let (radial, radial_length) = geom_core::ray::with_length(&radial);
     // With `h` and `r` divided by the larger of the two, so that no term
@@ -139,9 +141,34 @@ pub fn ray_cast_cone<T: Lane>(
         &((radial / radial_length) * (height / larger) - axis_unit * (radius / larger)),
     );
     let lateral_normal = gradient / gradient_length;
+    // One Newton step on the lateral surface's signed distance
+    // `(h ρ − r z)/√(h² + r²)` (ρ from the axis, z along it from the apex),
+    // whose gradient is the normal above. The quadric's root carries the
+    // rounding of its `|p|²`-sized coefficients (up to 20 f32 ulp of `t` on
+    // entries at any angle, about 1 random ray in 20 000); the step leaves
+    // the rounding of `p` itself over `|cos|`. The distance is evaluated
+    // from ρ and z rather than as `p·n`, which would carry `z²ε/ρ` from a
+    // rounded `|û| ≠ 1` (large on thin cones). Skipped on the base and at
+    // the apex (no tangent plane), where the step would be more than a
+    // rounding correction, and for rays within 3° of the surface
+    // (`|cos| < 0.05`), where the quadric's root is the better answer: a
+    // short chord from an origin on the surface is a root of a `C` that is
+    // zero to rounding, while the step's `ε|p|/|cos|` is not small.
+    let (scaled_dir, dir_length) = geom_core::ray::with_length(&dir);
+    let off_surface = rho * (height / larger) - axial * (radius / larger);
+    // `|dir|·|gradient|·cos`, from the direction as scaled for its length.
+    let scaled_speed_across = scaled_dir.dot(&gradient).simd_abs();
+    let correction_bound = T::simd_default_epsilon().simd_sqrt() * (height + radius);
+    let refine = !is_base
+        & radial_length.simd_gt(apex_tolerance)
+        & (off_surface.simd_abs() * dir_length).simd_le(correction_bound * scaled_speed_across)
+        & scaled_speed_across.simd_ge(lit::<T>(0.05) * dir_length * gradient_length);
+    let refined = (t - off_surface / dir.dot(&gradient)).lane_max(zero);
+    let t = refined.select(refine, t);
+    let t_total = t_start + t;
+    let mask = ahead & t_total.simd_le(max_t);
     // At the apex (within rounding of it) the gradient is undefined: report −û. A zero-radius cone is
     // a segment with no surface direction: face the ray.
-    let (scaled_dir, dir_length) = geom_core::ray::with_length(&dir);
     let facing_ray = -scaled_dir / dir_length;
     let lateral_normal = lateral_normal.select(radial_length.simd_gt(apex_tolerance), -axis_unit);
     let lateral_normal = lateral_normal.select(radius.simd_gt(zero), facing_ray);
@@ -581,6 +608,68 @@ pub(crate) mod tests {
             let points = ulp_errors(far, 0.0, &far_rays, solid);
             report(&format!("points at 1e6, solid {solid}"), points, 1000, 48.0);
         }
+    }
+
+    /// Entries and exits of random cones (thin to flat, anywhere within 100
+    /// of the origin) from outside origins, at every angle: within 4 f32
+    /// ulp of `max(t, |origin − apex| / |dir|)`, or `2/|cos|` where the ray
+    /// grazes. The quadric's root alone missed this on about 1 ray in
+    /// 20 000 (up to 21 ulp at |cos| 0.88, thin cones most), found by the
+    /// property suite; the Newton step on the lateral distance fixed it.
+    /// The first case is that suite's (apex, base, radius, origin, dir).
+    #[test]
+    fn f32_entries_at_any_angle_within_4_ulp() {
+        let found = (
+            Point3::new(-11.246960639953613, -66.736572265625, -55.479087829589844),
+            Point3::new(-14.255163192749023, -63.26510238647461, -56.35844039916992),
+            6.529770851135254,
+            Point3::new(-15.728058815002441, -78.61705780029297, -58.586360931396484),
+            Vector3::new(2.008371591567993, 8.40005111694336, -0.5667930841445923),
+        );
+        let mut cases = vec![found];
+        let mut rng = TestRng::new(15);
+        for _ in 0..100_000 {
+            let apex = Point3::from(rng.vector(100.0));
+            let height = rng.uniform(0.05, 10.0);
+            let axis = rng.vector(1.0);
+            if axis.norm() < 0.05 {
+                continue;
+            }
+            let base = (apex + axis.normalize() * height).map(|c| c as f32 as f64);
+            let radius = rng.uniform(0.01, 10.0);
+            let size = (base - apex).norm().max(2.0 * radius);
+            let centre = nalgebra::center(&apex, &base);
+            let origin = (centre + rng.vector(3.0 * size)).map(|c| c as f32 as f64);
+            let target = centre + rng.vector(0.8 * size);
+            let dir = ((target - origin).normalize() * rng.uniform(0.01, 10.0)).map(|c| c as f32 as f64);
+            cases.push((apex, base, radius, origin, dir));
+        }
+        let mut worst = 0.0f64;
+        for (apex, base, radius, origin, dir) in cases {
+            let cone64 = Cone::from_points(apex, base, radius);
+            let cone32 = Cone::from_points(apex.cast::<f32>(), base.cast::<f32>(), radius as f32);
+            let solid = true;
+            for solid in [solid, !solid] {
+                let h64 = cone64.ray_cast_local(&Ray::new(origin, dir), f64::INFINITY, solid);
+                let h32 = cone32.ray_cast_local(
+                    &Ray::new(origin.cast::<f32>(), dir.cast::<f32>()),
+                    f32::INFINITY,
+                    solid,
+                );
+                let (Some(a), Some(b)) = (h32, h64) else { continue };
+                let floor = b.t.max((origin - apex).norm() / dir.norm());
+                let cos = b.normal.dot(&dir.normalize()).abs();
+                let error = ulps_at(a.t, b.t, floor) / (2.0 / cos).max(4.0);
+                worst = worst.max(error);
+                assert!(
+                    error <= 1.0,
+                    "{apex:?} {base:?} {radius} {origin:?} {dir:?} solid {solid}: t32 {} t64 {} (cos {cos})",
+                    a.t,
+                    b.t
+                );
+            }
+        }
+        println!("cone f32 entries at any angle: worst {worst:.2} of the bound");
     }
 
     #[test]
