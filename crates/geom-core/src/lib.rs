@@ -33,6 +33,7 @@
 #![cfg_attr(not(test), deny(clippy::print_stdout, clippy::print_stderr))]
 
 pub mod aabb;
+pub mod bvh;
 pub mod contact;
 pub mod dispatch;
 pub mod distance;

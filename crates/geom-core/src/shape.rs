@@ -83,12 +83,14 @@ pub enum ShapeKind {
     Segment,
     /// A heightfield terrain.
     HeightField,
+    /// A triangle mesh.
+    TriMesh,
     /// A shape defined outside geom, numbered by [`ShapeKind::new_custom`].
     Custom(u16),
 }
 
 /// How many built-in kinds precede the custom ones in [`ShapeKind::index`].
-pub(crate) const BUILTIN_KINDS: usize = 10;
+pub(crate) const BUILTIN_KINDS: usize = 11;
 
 impl ShapeKind {
     /// A fresh kind for a shape defined outside geom. Numbers are unique in
@@ -104,8 +106,8 @@ impl ShapeKind {
         u16::try_from(id).ok().map(ShapeKind::Custom)
     }
 
-    /// A dense index: the built-in kinds are `0..10` in declaration order,
-    /// `Custom(id)` is `10 + id`.
+    /// A dense index: the built-in kinds are `0..11` in declaration order,
+    /// `Custom(id)` is `11 + id`.
     pub fn index(self) -> usize {
         match self {
             ShapeKind::Sphere => 0,
@@ -118,6 +120,7 @@ impl ShapeKind {
             ShapeKind::Triangle => 7,
             ShapeKind::Segment => 8,
             ShapeKind::HeightField => 9,
+            ShapeKind::TriMesh => 10,
             ShapeKind::Custom(id) => BUILTIN_KINDS + usize::from(id),
         }
     }

@@ -32,6 +32,7 @@ pub mod character;
 pub mod contact;
 mod heightfield;
 mod iter;
+pub mod mesh;
 mod ray;
 #[cfg(feature = "serde")]
 mod serde_field;
@@ -44,4 +45,5 @@ pub use active_edges::DEFAULT_ACTIVE_EDGE_ANGLE_DEGREES;
 pub use character::{CharacterConfig, CharacterController};
 pub use heightfield::{HeightField, HeightFieldDesc, TriangleId, max_coordinate};
 pub use iter::TrianglesInAabb;
+pub use mesh::TriMesh;
 pub use sweep::{Obstacle, sweep_heightfield, sweep_obstacles, sweep_shape};

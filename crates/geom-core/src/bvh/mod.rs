@@ -1,0 +1,262 @@
+//! A bounding-volume hierarchy over any set of boxes: four-wide nodes built
+//! by binned SAH, refit after motion, and the queries a mesh, a compound or
+//! a world asks of it (first and all ray hits, box overlap, closest
+//! primitive, and the candidate pairs of one tree or of two).
+//!
+//! The tree knows only boxes and primitive indices (`0..n`, the positions of
+//! the boxes it was built from); what a primitive is, and its exact test,
+//! are the caller's, given as a closure. Every query is conservative: a
+//! primitive whose box the query touches is offered to the closure (the
+//! slab test widens its exit by a few ulps, so rounding never culls a box a
+//! ray grazes).
+//!
+//! Build: a binary tree by binned SAH (Wald 2007, "On fast construction of
+//! SAH-based bounding volume hierarchies"; 16 bins along the longest
+//! centroid axis, leaves of at most [`BvhOptions::max_leaf_size`]
+//! primitives), then collapsed into nodes of four children by opening the
+//! child of largest area until four are gathered (as Embree's and Jolt's
+//! four-wide trees do). A node stores its children's boxes as four-wide
+//! arrays per axis, so one ray or box is tested against the four at once.
+//! The binary depth is capped (median splits below 32 levels), which bounds
+//! the queries' fixed-size stacks: no ray, box or point query allocates.
+//!
+//! ```
+//! use geom_core::bvh::Bvh;
+//! use geom_core::{Aabb, Ray};
+//! use nalgebra::{Point3, Vector3};
+//!
+//! // Ten unit boxes along x, at x = 0, 2, 4, ...
+//! let boxes: Vec<Aabb<f64>> = (0..10)
+//!     .map(|i| {
+//!         let x = 2.0 * i as f64;
+//!         Aabb::new(Point3::new(x, 0.0, 0.0), Point3::new(x + 1.0, 1.0, 1.0))
+//!     })
+//!     .collect();
+//! let bvh = Bvh::build(&boxes);
+//! // A ray down from above x = 4.5 meets box 2 only: the closure gets each
+//! // candidate and the best time so far, and answers its own exact time.
+//! let ray = Ray::new(Point3::new(4.5, 5.0, 0.5), Vector3::new(0.0, -1.0, 0.0));
+//! let hit = bvh.ray_cast(&ray, f64::INFINITY, |i, _best| boxes[i as usize].ray_interval(&ray, f64::INFINITY).map(|(t, _)| t));
+//! assert_eq!(hit, Some((2, 4.0)));
+//! // Boxes overlapping x ∈ [3, 7]: 2 and 3 (box 1 ends at x = 3, touching).
+//! let mut found = Vec::new();
+//! bvh.visit_aabb(&Aabb::new(Point3::new(3.0, 0.0, 0.0), Point3::new(7.0, 1.0, 1.0)), |i| {
+//!     found.push(i);
+//!     true
+//! });
+//! found.sort();
+//! assert_eq!(found, vec![1, 2, 3]);
+//! ```
+
+mod build;
+mod query;
+#[cfg(test)]
+mod tests;
+
+use nalgebra::Point3;
+
+use crate::aabb::Aabb;
+use crate::scalar::Real;
+
+/// How a [`Bvh`] is built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BvhOptions {
+    /// The most primitives a leaf holds (1 to 16; default 4). Small leaves
+    /// cost tree memory and box tests, large ones exact primitive tests.
+    pub max_leaf_size: usize,
+}
+
+impl Default for BvhOptions {
+    fn default() -> Self {
+        BvhOptions { max_leaf_size: 4 }
+    }
+}
+
+/// A reference to a node's child: an inner node's index, a leaf's index
+/// with [`LEAF`] set, or [`EMPTY`].
+type ChildRef = u32;
+/// The flag of a leaf reference.
+const LEAF: u32 = 1 << 31;
+/// An unused child slot (its box is empty: mins `+∞`, maxs `−∞`).
+const EMPTY: u32 = u32::MAX;
+/// The binary levels split by SAH; below them splits are medians, so the
+/// binary depth is at most `SAH_DEPTH + 31` for fewer than 2³¹ primitives.
+const SAH_DEPTH: usize = 32;
+/// Entries of a query's stack: a node pushes at most three more than it
+/// pops, and the four-wide depth is at most the binary one (≤ 63).
+const STACK_SIZE: usize = 3 * 64 + 4;
+
+/// Four children: their boxes as four-wide arrays per axis, and what each
+/// child is.
+#[derive(Clone, Debug)]
+struct Node<N: Real> {
+    mins: [[N; 4]; 3],
+    maxs: [[N; 4]; 3],
+    children: [ChildRef; 4],
+}
+
+impl<N: Real> Node<N> {
+    fn empty() -> Self {
+        let inf = nalgebra::convert::<f64, N>(f64::INFINITY);
+        Node {
+            mins: [[inf; 4]; 3],
+            maxs: [[-inf; 4]; 3],
+            children: [EMPTY; 4],
+        }
+    }
+
+    fn set_box(&mut self, slot: usize, aabb: &Aabb<N>) {
+        for axis in 0..3 {
+            self.mins[axis][slot] = aabb.mins[axis];
+            self.maxs[axis][slot] = aabb.maxs[axis];
+        }
+    }
+
+    fn child_box(&self, slot: usize) -> Aabb<N> {
+        Aabb {
+            mins: Point3::new(self.mins[0][slot], self.mins[1][slot], self.mins[2][slot]),
+            maxs: Point3::new(self.maxs[0][slot], self.maxs[1][slot], self.maxs[2][slot]),
+        }
+    }
+}
+
+/// Half the surface area (`xy + yz + zx`): the SAH's weight, and the size
+/// by which a pair descent picks the side to open. Infinite for unbounded
+/// boxes, zero for empty ones.
+fn half_area<N: Real>(aabb: &Aabb<N>) -> N {
+    let e = (aabb.maxs - aabb.mins).map(|c| c.max(N::zero()));
+    e.x * e.y + e.y * e.z + e.z * e.x
+}
+
+/// A run of primitive indices: `indices[start..start + count]`.
+#[derive(Clone, Copy, Debug)]
+struct Leaf {
+    start: u32,
+    count: u32,
+}
+
+/// A bounding-volume hierarchy over boxes numbered `0..len()`; see the
+/// [module documentation](self).
+#[derive(Clone, Debug)]
+pub struct Bvh<N: Real> {
+    /// Node 0 is the root; a node's children have larger indices.
+    nodes: Vec<Node<N>>,
+    leaves: Vec<Leaf>,
+    /// Primitive indices, grouped by leaf.
+    indices: Vec<u32>,
+    /// Each primitive's box, by primitive index.
+    boxes: Vec<Aabb<N>>,
+}
+
+impl<N: Real> Bvh<N> {
+    /// The tree over `boxes` (primitive `i` is `boxes[i]`), with the
+    /// default options. Boxes may be infinite (a half-space's); a NaN bound
+    /// is read as unbounded on that side.
+    ///
+    /// # Panics
+    ///
+    /// When there are 2³¹ boxes or more.
+    pub fn build(boxes: &[Aabb<N>]) -> Self {
+        Self::build_with(boxes, BvhOptions::default())
+    }
+
+    /// [`Bvh::build`] with `options` (a leaf size outside 1..=16 is
+    /// clamped into it).
+    ///
+    /// # Panics
+    ///
+    /// When there are 2³¹ boxes or more.
+    pub fn build_with(boxes: &[Aabb<N>], options: BvhOptions) -> Self {
+        build::build(boxes, options)
+    }
+
+    /// How many primitives the tree holds.
+    pub fn len(&self) -> usize {
+        self.boxes.len()
+    }
+
+    /// Whether the tree holds no primitive.
+    pub fn is_empty(&self) -> bool {
+        self.boxes.is_empty()
+    }
+
+    /// The box of primitive `index` as last built or refit.
+    ///
+    /// # Panics
+    ///
+    /// When `index >= len()`.
+    pub fn primitive_aabb(&self, index: u32) -> &Aabb<N> {
+        &self.boxes[index as usize]
+    }
+
+    /// The box around every primitive (`None` for an empty tree).
+    pub fn root_aabb(&self) -> Option<Aabb<N>> {
+        let root = self.nodes.first()?;
+        (0..4)
+            .filter(|&slot| root.children[slot] != EMPTY)
+            .map(|slot| root.child_box(slot))
+            .reduce(|a, b| a.merged(&b))
+    }
+
+    /// How many four-wide nodes the tree has (its memory is about
+    /// `nodes × (24 × size_of::<N>() + 16)` bytes plus the primitives').
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Replaces every primitive's box and updates the nodes' boxes to hold
+    /// them, keeping the tree's shape: after small motions queries stay
+    /// exact (every box is refit) and about as fast; after large ones,
+    /// build again.
+    ///
+    /// # Panics
+    ///
+    /// When `boxes.len()` differs from [`Bvh::len`].
+    pub fn refit(&mut self, boxes: &[Aabb<N>]) {
+        assert_eq!(
+            boxes.len(),
+            self.boxes.len(),
+            "Bvh::refit: {} boxes for a tree of {}",
+            boxes.len(),
+            self.boxes.len()
+        );
+        self.boxes.clear();
+        self.boxes.extend(boxes.iter().map(|b| Aabb::new(b.mins, b.maxs)));
+        // Children have larger indices than their parent: a reverse sweep
+        // sees every child refit before its parent reads it.
+        for index in (0..self.nodes.len()).rev() {
+            for slot in 0..4 {
+                let child = self.nodes[index].children[slot];
+                let aabb = match child {
+                    EMPTY => continue,
+                    c if c & LEAF != 0 => self.leaf_box(c & !LEAF),
+                    c => self.node_box(c as usize),
+                };
+                self.nodes[index].set_box(slot, &aabb);
+            }
+        }
+    }
+
+    fn leaf_box(&self, leaf: u32) -> Aabb<N> {
+        let Leaf { start, count } = self.leaves[leaf as usize];
+        let indices = &self.indices[start as usize..(start + count) as usize];
+        let first = self.boxes[indices[0] as usize];
+        indices[1..]
+            .iter()
+            .fold(first, |b, &i| b.merged(&self.boxes[i as usize]))
+    }
+
+    fn node_box(&self, index: usize) -> Aabb<N> {
+        let node = &self.nodes[index];
+        (0..4)
+            .filter(|&slot| node.children[slot] != EMPTY)
+            .map(|slot| node.child_box(slot))
+            .reduce(|a, b| a.merged(&b))
+            .expect("an inner node has a child")
+    }
+
+    fn leaf_indices(&self, leaf: u32) -> &[u32] {
+        let Leaf { start, count } = self.leaves[leaf as usize];
+        &self.indices[start as usize..(start + count) as usize]
+    }
+}

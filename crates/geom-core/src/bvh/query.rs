@@ -1,0 +1,417 @@
+//! Queries through the tree: rays, boxes, the closest primitive to a point,
+//! and candidate pairs. Each node's four child boxes are tested at once
+//! (four-wide arrays, which the compiler turns into SIMD lanes).
+
+// The four-lane loops index several arrays in lockstep.
+#![allow(clippy::needless_range_loop)]
+
+use nalgebra::Point3;
+
+use super::{Bvh, ChildRef, EMPTY, LEAF, Node, STACK_SIZE, half_area};
+use crate::aabb::Aabb;
+use crate::ray::Ray;
+use crate::scalar::Real;
+
+/// `1 + 4ε`: the slab test's entry and exit times each carry at most three
+/// roundings, so comparing the entry with the exit (and the best time so
+/// far) widened by this never culls a box the exact ray meets.
+fn widening<N: Real>() -> N {
+    N::one() + nalgebra::convert::<f64, N>(4.0) * N::default_epsilon()
+}
+
+/// `x >= 0`, false for NaN.
+fn non_negative<N: Real>(x: N) -> bool {
+    x >= N::zero()
+}
+
+/// A ray prepared for slab tests: its origin, the inverse of its
+/// direction (infinite for zero components) and which slab plane it meets
+/// first on each axis.
+struct Slabs<N: Real> {
+    origin: [N; 3],
+    inverse: [N; 3],
+    negative: [bool; 3],
+}
+
+impl<N: Real> Slabs<N> {
+    fn new(ray: &Ray<N>) -> Self {
+        let inverse = [0, 1, 2].map(|i| N::one() / ray.dir[i]);
+        Slabs {
+            origin: [0, 1, 2].map(|i| ray.origin[i]),
+            inverse,
+            negative: inverse.map(|v| v < N::zero()),
+        }
+    }
+
+    /// The entry times of the four children and whether the ray meets each
+    /// within `[0, max_t]` (Williams et al. 2005, with the exit widened by
+    /// [`widening`]). A ray lying in a slab's plane (`0 · ∞`, NaN) is
+    /// inside that slab: the comparisons below ignore a NaN time.
+    #[inline]
+    fn enter(&self, node: &Node<N>, max_t: N) -> ([N; 4], [bool; 4]) {
+        let widen = widening::<N>();
+        let mut enter = [N::zero(); 4];
+        let mut exit = [max_t * widen; 4];
+        for axis in 0..3 {
+            let (near, far) = if self.negative[axis] {
+                (&node.maxs[axis], &node.mins[axis])
+            } else {
+                (&node.mins[axis], &node.maxs[axis])
+            };
+            let (o, inv) = (self.origin[axis], self.inverse[axis]);
+            for k in 0..4 {
+                let t_near = (near[k] - o) * inv;
+                let t_far = (far[k] - o) * inv * widen;
+                enter[k] = if t_near > enter[k] { t_near } else { enter[k] };
+                exit[k] = if t_far < exit[k] { t_far } else { exit[k] };
+            }
+        }
+        let mut hit = [false; 4];
+        for k in 0..4 {
+            hit[k] = enter[k] <= exit[k];
+        }
+        (enter, hit)
+    }
+}
+
+/// Squared distances from `point` to the four children's boxes (zero
+/// inside).
+#[inline]
+fn box_distances_squared<N: Real>(node: &Node<N>, point: &[N; 3]) -> [N; 4] {
+    let mut total = [N::zero(); 4];
+    for axis in 0..3 {
+        let p = point[axis];
+        for k in 0..4 {
+            let below = node.mins[axis][k] - p;
+            let above = p - node.maxs[axis][k];
+            let d = if below > above { below } else { above };
+            let d = if d > N::zero() { d } else { N::zero() };
+            total[k] += d * d;
+        }
+    }
+    total
+}
+
+/// Which of the four children's boxes overlap `aabb` (touching counts).
+#[inline]
+fn overlaps<N: Real>(node: &Node<N>, aabb: &Aabb<N>) -> [bool; 4] {
+    let mut hit = [true; 4];
+    for axis in 0..3 {
+        for (k, h) in hit.iter_mut().enumerate() {
+            *h &= node.mins[axis][k] <= aabb.maxs[axis] && node.maxs[axis][k] >= aabb.mins[axis];
+        }
+    }
+    hit
+}
+
+/// Pushes the children flagged in `hit` onto `stack`, farthest first (so
+/// the nearest is popped first), with their keys.
+#[inline]
+fn push_sorted<N: Real>(
+    node: &Node<N>,
+    keys: &[N; 4],
+    hit: &[bool; 4],
+    stack: &mut [(ChildRef, N); STACK_SIZE],
+    len: &mut usize,
+) {
+    let mut order = [(N::zero(), EMPTY); 4];
+    let mut count = 0;
+    for k in 0..4 {
+        if hit[k] && node.children[k] != EMPTY {
+            // Insertion by decreasing key.
+            let mut at = count;
+            while at > 0 && order[at - 1].0 < keys[k] {
+                order[at] = order[at - 1];
+                at -= 1;
+            }
+            order[at] = (keys[k], node.children[k]);
+            count += 1;
+        }
+    }
+    for &(key, child) in &order[..count] {
+        stack[*len] = (child, key);
+        *len += 1;
+    }
+}
+
+impl<N: Real> Bvh<N> {
+    /// The first primitive along `ray` within `[0, max_t]`: `test(i, best)`
+    /// gets each primitive whose box the ray meets, nearest boxes first,
+    /// with the best time so far (`max_t` at first), and answers the time
+    /// at which the ray meets primitive `i` (`None` for a miss; a time
+    /// above `best` is ignored). Returns the primitive and its time; on
+    /// equal times the first answered wins.
+    ///
+    /// `None` for an empty tree, a non-finite ray or a negative or NaN
+    /// `max_t`.
+    pub fn ray_cast<F>(&self, ray: &Ray<N>, max_t: N, mut test: F) -> Option<(u32, N)>
+    where
+        F: FnMut(u32, N) -> Option<N>,
+    {
+        if self.nodes.is_empty() || !ray.is_finite() || !non_negative(max_t) {
+            return None;
+        }
+        let slabs = Slabs::new(ray);
+        let widen = widening::<N>();
+        let mut best: Option<(u32, N)> = None;
+        let mut best_t = max_t;
+        let mut stack = [(0 as ChildRef, N::zero()); STACK_SIZE];
+        let mut len = 1;
+        while len > 0 {
+            len -= 1;
+            let (child, enter) = stack[len];
+            if enter > best_t * widen {
+                continue;
+            }
+            if child & LEAF != 0 {
+                for &i in self.leaf_indices(child & !LEAF) {
+                    if let Some(t) = test(i, best_t)
+                        && (t < best_t || (best.is_none() && t <= best_t))
+                    {
+                        best_t = t;
+                        best = Some((i, t));
+                    }
+                }
+                continue;
+            }
+            let node = &self.nodes[child as usize];
+            let (enter, hit) = slabs.enter(node, best_t);
+            push_sorted(node, &enter, &hit, &mut stack, &mut len);
+        }
+        best
+    }
+
+    /// Calls `visit(i)` for every primitive whose box `ray` meets within
+    /// `[0, max_t]`, in no particular order, until `visit` returns `false`.
+    /// Nothing is visited for an empty tree, a non-finite ray or a negative
+    /// or NaN `max_t`.
+    pub fn visit_ray<F>(&self, ray: &Ray<N>, max_t: N, mut visit: F)
+    where
+        F: FnMut(u32) -> bool,
+    {
+        if self.nodes.is_empty() || !ray.is_finite() || !non_negative(max_t) {
+            return;
+        }
+        let slabs = Slabs::new(ray);
+        let mut stack = [(0 as ChildRef, N::zero()); STACK_SIZE];
+        let mut len = 1;
+        while len > 0 {
+            len -= 1;
+            let (child, _) = stack[len];
+            if child & LEAF != 0 {
+                for &i in self.leaf_indices(child & !LEAF) {
+                    if !visit(i) {
+                        return;
+                    }
+                }
+                continue;
+            }
+            let node = &self.nodes[child as usize];
+            let (enter, hit) = slabs.enter(node, max_t);
+            push_sorted(node, &enter, &hit, &mut stack, &mut len);
+        }
+    }
+
+    /// Calls `visit(i)` for every primitive whose box overlaps `aabb`
+    /// (touching counts), until `visit` returns `false`. A box with a NaN
+    /// bound meets nothing.
+    pub fn visit_aabb<F>(&self, aabb: &Aabb<N>, mut visit: F)
+    where
+        F: FnMut(u32) -> bool,
+    {
+        // A NaN bound fails every comparison below.
+        if self.nodes.is_empty() {
+            return;
+        }
+        let mut stack = [(0 as ChildRef, N::zero()); STACK_SIZE];
+        let mut len = 1;
+        while len > 0 {
+            len -= 1;
+            let (child, _) = stack[len];
+            if child & LEAF != 0 {
+                for &i in self.leaf_indices(child & !LEAF) {
+                    if self.boxes[i as usize].intersects(aabb) && !visit(i) {
+                        return;
+                    }
+                }
+                continue;
+            }
+            let node = &self.nodes[child as usize];
+            let hit = overlaps(node, aabb);
+            for k in 0..4 {
+                if hit[k] && node.children[k] != EMPTY {
+                    stack[len] = (node.children[k], N::zero());
+                    len += 1;
+                }
+            }
+        }
+    }
+
+    /// The primitive nearest to `point` within `max_distance`:
+    /// `test(i, best)` gets each primitive whose box is within the best
+    /// distance so far (`max_distance` at first), nearest boxes first, and
+    /// answers its distance to `point` (`None` to skip it; a distance above
+    /// `best` is ignored). Returns the primitive and its distance.
+    ///
+    /// `None` for an empty tree, a non-finite point or a negative or NaN
+    /// `max_distance` (infinity searches everything).
+    pub fn closest<F>(&self, point: &Point3<N>, max_distance: N, mut test: F) -> Option<(u32, N)>
+    where
+        F: FnMut(u32, N) -> Option<N>,
+    {
+        if self.nodes.is_empty() || !point.iter().all(|c| c.is_finite()) || !non_negative(max_distance) {
+            return None;
+        }
+        let p = [point.x, point.y, point.z];
+        let widen = widening::<N>();
+        let mut best: Option<(u32, N)> = None;
+        let mut best_distance = max_distance;
+        // Keys are squared box distances.
+        let mut stack = [(0 as ChildRef, N::zero()); STACK_SIZE];
+        let mut len = 1;
+        while len > 0 {
+            len -= 1;
+            let (child, key) = stack[len];
+            if key > best_distance * best_distance * widen {
+                continue;
+            }
+            if child & LEAF != 0 {
+                for &i in self.leaf_indices(child & !LEAF) {
+                    if let Some(d) = test(i, best_distance)
+                        && (d < best_distance || (best.is_none() && d <= best_distance))
+                    {
+                        best_distance = d;
+                        best = Some((i, d));
+                    }
+                }
+                continue;
+            }
+            let node = &self.nodes[child as usize];
+            let keys = box_distances_squared(node, &p);
+            let limit = best_distance * best_distance * widen;
+            let hit = keys.map(|k| k <= limit);
+            push_sorted(node, &keys, &hit, &mut stack, &mut len);
+        }
+        best
+    }
+
+    /// Calls `pair(i, j)` once for every primitive `i` of this tree and `j`
+    /// of `other` whose boxes overlap (touching counts). Both trees are in
+    /// the same frame.
+    pub fn for_each_pair<F>(&self, other: &Bvh<N>, mut pair: F)
+    where
+        F: FnMut(u32, u32),
+    {
+        let (Some(a), Some(b)) = (self.root_aabb(), other.root_aabb()) else {
+            return;
+        };
+        if !a.intersects(&b) {
+            return;
+        }
+        let mut stack = vec![(0 as ChildRef, a, 0 as ChildRef, b)];
+        while let Some((x, box_x, y, box_y)) = stack.pop() {
+            self.descend_pair(other, x, &box_x, y, &box_y, &mut stack, &mut pair);
+        }
+    }
+
+    /// Calls `pair(i, j)` with `i < j` once for every two primitives of
+    /// this tree whose boxes overlap (touching counts): the candidate pairs
+    /// of a broad phase.
+    pub fn for_each_self_pair<F>(&self, mut pair: F)
+    where
+        F: FnMut(u32, u32),
+    {
+        if self.nodes.is_empty() {
+            return;
+        }
+        // `(x, x)` stands for the pairs within subtree x.
+        let mut stack: Vec<(ChildRef, Aabb<N>, ChildRef, Aabb<N>)> = Vec::new();
+        let root = self.root_aabb().expect("a non-empty tree");
+        stack.push((0, root, 0, root));
+        while let Some((x, box_x, y, box_y)) = stack.pop() {
+            if x != y {
+                self.descend_pair(self, x, &box_x, y, &box_y, &mut stack, &mut |i, j| {
+                    pair(i.min(j), i.max(j))
+                });
+            } else if x & LEAF != 0 {
+                let indices = self.leaf_indices(x & !LEAF);
+                for (k, &i) in indices.iter().enumerate() {
+                    for &j in &indices[k + 1..] {
+                        if self.boxes[i as usize].intersects(&self.boxes[j as usize]) {
+                            pair(i.min(j), i.max(j));
+                        }
+                    }
+                }
+            } else {
+                let node = &self.nodes[x as usize];
+                for k in 0..4 {
+                    if node.children[k] == EMPTY {
+                        continue;
+                    }
+                    let box_k = node.child_box(k);
+                    stack.push((node.children[k], box_k, node.children[k], box_k));
+                    for m in k + 1..4 {
+                        if node.children[m] != EMPTY {
+                            let box_m = node.child_box(m);
+                            if box_k.intersects(&box_m) {
+                                stack.push((node.children[k], box_k, node.children[m], box_m));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// One step of a two-tree descent over the overlapping boxes `x` (of
+    /// `self`) and `y` (of `other`): leaves report their overlapping
+    /// primitives, otherwise the inner side (the larger when both are) is
+    /// opened.
+    #[allow(clippy::too_many_arguments)]
+    fn descend_pair<F>(
+        &self,
+        other: &Bvh<N>,
+        x: ChildRef,
+        box_x: &Aabb<N>,
+        y: ChildRef,
+        box_y: &Aabb<N>,
+        stack: &mut Vec<(ChildRef, Aabb<N>, ChildRef, Aabb<N>)>,
+        pair: &mut F,
+    ) where
+        F: FnMut(u32, u32),
+    {
+        let (x_leaf, y_leaf) = (x & LEAF != 0, y & LEAF != 0);
+        if x_leaf && y_leaf {
+            for &i in self.leaf_indices(x & !LEAF) {
+                let box_i = &self.boxes[i as usize];
+                if !box_i.intersects(box_y) {
+                    continue;
+                }
+                for &j in other.leaf_indices(y & !LEAF) {
+                    if box_i.intersects(&other.boxes[j as usize]) {
+                        pair(i, j);
+                    }
+                }
+            }
+            return;
+        }
+        let open_x = !x_leaf && (y_leaf || half_area(box_x) >= half_area(box_y));
+        if open_x {
+            let node = &self.nodes[x as usize];
+            let hit = overlaps(node, box_y);
+            for k in 0..4 {
+                if hit[k] && node.children[k] != EMPTY {
+                    stack.push((node.children[k], node.child_box(k), y, *box_y));
+                }
+            }
+        } else {
+            let node = &other.nodes[y as usize];
+            let hit = overlaps(node, box_x);
+            for k in 0..4 {
+                if hit[k] && node.children[k] != EMPTY {
+                    stack.push((x, *box_x, node.children[k], node.child_box(k)));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,327 @@
+//! Triangle meshes: vertices and indices, validated, behind a [`Bvh`].
+//!
+//! A [`TriMesh`] is a surface of triangles. Where it is closed (every edge
+//! shared by exactly two triangles that run it in opposite directions) it
+//! also bounds a solid: `solid` queries then treat its inside as filled,
+//! whichever way its triangles wind (an inward-wound closed mesh is read
+//! with its normals turned out). An open mesh is a surface only, two-sided
+//! like a [`Triangle`](geom_prims::Triangle): `solid` changes nothing.
+//!
+//! Inside a closed mesh is decided by the angle-weighted pseudo-normal of
+//! the nearest feature (Bærentzen & Aanæs, "Signed distance computation
+//! using the angle weighted pseudonormal", IEEE TVCG 2005): the nearest
+//! triangle's face normal, the sum of the two face normals at an edge, or
+//! the incident face normals weighted by their angles at a vertex; a point
+//! is inside when its offset from the nearest surface point points against
+//! that normal. Ray casts go through the tree to the watertight triangle
+//! test ([`ray_cast_triangle_filtered`](geom_prims::triangle::ray_cast_triangle_filtered)),
+//! so a ray never slips between two triangles sharing an edge.
+//!
+//! ```
+//! use geom_core::{Ray, Shape};
+//! use geom_terrain::TriMesh;
+//! use nalgebra::{Isometry3, Point3, Vector3};
+//!
+//! // A unit tetrahedron: closed, so it is a solid.
+//! let vertices = vec![
+//!     Point3::new(0.0, 0.0, 0.0),
+//!     Point3::new(1.0, 0.0, 0.0),
+//!     Point3::new(0.0, 1.0, 0.0),
+//!     Point3::new(0.0, 0.0, 1.0),
+//! ];
+//! let indices = vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]];
+//! let tetra = TriMesh::new(vertices, indices).unwrap();
+//! assert!(tetra.is_closed());
+//! // Down onto the face x + y + z = 1 from above (0.2, 0.2, 5): z = 0.6, t = 4.4.
+//! let ray = Ray::new(Point3::new(0.2, 0.2, 5.0), -Vector3::z());
+//! let hit = tetra.ray_cast(&Isometry3::identity(), &ray, f64::INFINITY, true).unwrap();
+//! assert!((hit.t - 4.4).abs() < 1e-12);
+//! assert!((hit.normal - Vector3::new(1.0, 1.0, 1.0) / 3f64.sqrt()).norm() < 1e-12);
+//! // A point inside is inside; its nearest boundary point is on the face z = 0.
+//! let p = tetra.closest_point_local(&Point3::new(0.2, 0.3, 0.1), false).unwrap();
+//! assert!(p.is_inside);
+//! assert!((p.point - Point3::new(0.2, 0.3, 0.0)).norm() < 1e-12);
+//! // A bad index is refused by name.
+//! let bad = TriMesh::<f64>::new(vec![Point3::origin(); 3], vec![[0, 1, 7]]);
+//! assert!(bad.unwrap_err().to_string().contains("index 7"));
+//! ```
+
+mod shape;
+#[cfg(test)]
+mod tests;
+
+use geom_core::bvh::Bvh;
+use geom_core::{Aabb, GeomError, Real};
+use nalgebra::{Point3, Vector3};
+
+/// No neighbour across an edge (a boundary or non-manifold edge).
+const NO_NEIGHBOR: u32 = u32::MAX;
+
+/// A triangle mesh; see the [module documentation](self).
+#[derive(Clone, Debug)]
+pub struct TriMesh<N: Real> {
+    vertices: Vec<Point3<N>>,
+    indices: Vec<[u32; 3]>,
+    /// Unit face normals, `(b − a) × (c − a)` normalised.
+    normals: Vec<Vector3<N>>,
+    /// The triangle across edge `k` (vertex `k` to `k + 1`), or
+    /// [`NO_NEIGHBOR`].
+    neighbors: Vec<[u32; 3]>,
+    bvh: Bvh<N>,
+    /// Present when the mesh is closed: what decides inside.
+    solid: Option<Solid<N>>,
+}
+
+/// The pseudo-normals of a closed mesh, oriented outwards.
+#[derive(Clone, Debug)]
+struct Solid<N: Real> {
+    /// `+1` when the triangles wind counter-clockwise seen from outside,
+    /// `−1` when they wind inwards.
+    orientation: N,
+    /// Per triangle and edge: the sum of the two face normals.
+    edge_normals: Vec<[Vector3<N>; 3]>,
+    /// Per vertex: the incident face normals weighted by their angles.
+    vertex_normals: Vec<Vector3<N>>,
+}
+
+impl<N: Real> TriMesh<N> {
+    /// The mesh of `indices` (three vertex indices per triangle,
+    /// counter-clockwise about its front) over `vertices`.
+    ///
+    /// `Err` names the first bad input: no triangle, a vertex with a
+    /// non-finite coordinate or beyond
+    /// [`max_coordinate`](crate::max_coordinate), an index out of range, or a
+    /// degenerate triangle (a repeated index, or vertices collinear to
+    /// within rounding: no normal to speak of).
+    pub fn new(vertices: Vec<Point3<N>>, indices: Vec<[u32; 3]>) -> Result<Self, GeomError> {
+        if indices.is_empty() {
+            return Err(GeomError::invalid(
+                "trimesh",
+                "indices",
+                "[]",
+                "must hold at least one triangle",
+            ));
+        }
+        let limit = crate::max_coordinate::<N>();
+        for (i, v) in vertices.iter().enumerate() {
+            if !v.iter().all(|c| c.is_finite() && c.abs() <= limit) {
+                return Err(GeomError::invalid(
+                    "trimesh",
+                    "vertices",
+                    format_args!("vertex {i} = {:?}", <[N; 3]>::from(v.coords)),
+                    "must be finite and within max_coordinate",
+                ));
+            }
+        }
+        let mut normals = Vec::with_capacity(indices.len());
+        for (t, triangle) in indices.iter().enumerate() {
+            if let Some(&bad) = triangle.iter().find(|&&i| i as usize >= vertices.len()) {
+                return Err(GeomError::invalid(
+                    "trimesh",
+                    "indices",
+                    format_args!(
+                        "triangle {t} = {triangle:?} (index {bad}, {} vertices)",
+                        vertices.len()
+                    ),
+                    "must index the vertices",
+                ));
+            }
+            let [a, b, c] = triangle.map(|i| vertices[i as usize]);
+            let (ab, ac) = (b - a, c - a);
+            let normal = ab.cross(&ac);
+            // Collinear to within rounding: the cross product is no larger
+            // than its own error (a few ε·|ab|·|ac|).
+            let bound = N::default_epsilon() * nalgebra::convert::<f64, N>(8.0);
+            let degenerate = triangle[0] == triangle[1]
+                || triangle[1] == triangle[2]
+                || triangle[0] == triangle[2]
+                || normal.norm_squared() <= bound * bound * ab.norm_squared() * ac.norm_squared();
+            if degenerate {
+                return Err(GeomError::invalid(
+                    "trimesh",
+                    "indices",
+                    format_args!("triangle {t} = {triangle:?}"),
+                    "must not be degenerate (repeated or collinear vertices)",
+                ));
+            }
+            normals.push(normal.normalize());
+        }
+        let boxes: Vec<Aabb<N>> = indices
+            .iter()
+            .map(|tri| {
+                let [a, b, c] = tri.map(|i| vertices[i as usize]);
+                Aabb::new(a, a).including(&b).including(&c)
+            })
+            .collect();
+        let bvh = Bvh::build(&boxes);
+        let (neighbors, closed) = neighbors(&indices);
+        let mut mesh = TriMesh {
+            vertices,
+            indices,
+            normals,
+            neighbors,
+            bvh,
+            solid: None,
+        };
+        if closed {
+            mesh.solid = Some(mesh.pseudo_normals());
+        }
+        Ok(mesh)
+    }
+
+    /// The heightfield's surface as a mesh: every sample a vertex, every
+    /// triangle that is not in a hole a triangle (in the order of their
+    /// [`TriangleId`](crate::TriangleId)s, facing up). `Err` when every
+    /// cell is a hole.
+    pub fn from_heightfield(field: &crate::HeightField<N>) -> Result<Self, GeomError> {
+        let (rows, cols) = (field.rows(), field.cols());
+        let mut vertices = Vec::with_capacity(rows * cols);
+        for i in 0..rows {
+            for j in 0..cols {
+                vertices.push(field.sample_point(i, j));
+            }
+        }
+        let mut indices = Vec::with_capacity(2 * field.cell_count());
+        for cell in 0..field.cell_count() {
+            if field.is_hole(cell) {
+                continue;
+            }
+            let (i, j) = field.cell_coords(cell);
+            for half in 0..2 {
+                indices.push(
+                    field
+                        .triangle_samples(i, j, half)
+                        .map(|(si, sj)| (si * cols + sj) as u32),
+                );
+            }
+        }
+        Self::new(vertices, indices)
+    }
+
+    /// The vertices.
+    pub fn vertices(&self) -> &[Point3<N>] {
+        &self.vertices
+    }
+
+    /// The triangles' vertex indices.
+    pub fn indices(&self) -> &[[u32; 3]] {
+        &self.indices
+    }
+
+    /// How many triangles the mesh has.
+    pub fn triangle_count(&self) -> usize {
+        self.indices.len()
+    }
+
+    /// Triangle `index`'s vertices (`None` past the last).
+    pub fn triangle(&self, index: u32) -> Option<geom_prims::Triangle<N>> {
+        let [a, b, c] = self
+            .indices
+            .get(index as usize)?
+            .map(|i| self.vertices[i as usize]);
+        Some(geom_prims::Triangle { a, b, c })
+    }
+
+    /// Triangle `index`'s unit normal, `(b − a) × (c − a)` normalised
+    /// (`None` past the last).
+    pub fn triangle_normal(&self, index: u32) -> Option<Vector3<N>> {
+        self.normals.get(index as usize).copied()
+    }
+
+    /// The triangle sharing edge `edge` (0: vertex 0 to 1, 1: 1 to 2, 2: 2
+    /// to 0) of triangle `index`, run the other way; `None` on a boundary,
+    /// where more than two triangles share the edge, or where its only
+    /// neighbour runs it the same way (inconsistent winding).
+    pub fn neighbor(&self, index: u32, edge: usize) -> Option<u32> {
+        let n = *self.neighbors.get(index as usize)?.get(edge)?;
+        (n != NO_NEIGHBOR).then_some(n)
+    }
+
+    /// Whether the mesh is closed (every edge shared by exactly two
+    /// triangles running it in opposite directions), and so bounds a solid.
+    pub fn is_closed(&self) -> bool {
+        self.solid.is_some()
+    }
+
+    /// The bounding-volume hierarchy over the triangles (primitive `i` is
+    /// triangle `i`).
+    pub fn bvh(&self) -> &Bvh<N> {
+        &self.bvh
+    }
+
+    /// Angle-weighted pseudo-normals of a closed mesh, and its winding.
+    fn pseudo_normals(&self) -> Solid<N> {
+        // Signed volume, relative to the first vertex: positive when the
+        // triangles wind counter-clockwise seen from outside.
+        let origin = self.vertices[self.indices[0][0] as usize];
+        let six_volume = self
+            .indices
+            .iter()
+            .map(|tri| {
+                let [a, b, c] = tri.map(|i| self.vertices[i as usize] - origin);
+                a.dot(&b.cross(&c))
+            })
+            .fold(N::zero(), |s, v| s + v);
+        let orientation = if six_volume < N::zero() {
+            -N::one()
+        } else {
+            N::one()
+        };
+        let mut vertex_normals = vec![Vector3::zeros(); self.vertices.len()];
+        let mut edge_normals = Vec::with_capacity(self.indices.len());
+        for (t, tri) in self.indices.iter().enumerate() {
+            let normal = self.normals[t] * orientation;
+            let corners = tri.map(|i| self.vertices[i as usize]);
+            for k in 0..3 {
+                let to_next = corners[(k + 1) % 3] - corners[k];
+                let to_previous = corners[(k + 2) % 3] - corners[k];
+                let angle = to_next.angle(&to_previous);
+                vertex_normals[tri[k] as usize] += normal * angle;
+            }
+            edge_normals.push([0, 1, 2].map(|k| {
+                let neighbor = self.neighbors[t][k] as usize;
+                normal + self.normals[neighbor] * orientation
+            }));
+        }
+        Solid {
+            orientation,
+            edge_normals,
+            vertex_normals,
+        }
+    }
+}
+
+/// The neighbour across each edge, and whether every edge has one (the
+/// mesh is closed and consistently wound).
+fn neighbors(indices: &[[u32; 3]]) -> (Vec<[u32; 3]>, bool) {
+    // (low vertex, high vertex, triangle, edge), sorted so that the uses of
+    // one edge are adjacent.
+    let mut edges: Vec<(u32, u32, u32, u8)> = Vec::with_capacity(3 * indices.len());
+    for (t, tri) in indices.iter().enumerate() {
+        for k in 0..3 {
+            let (from, to) = (tri[k], tri[(k + 1) % 3]);
+            edges.push((from.min(to), from.max(to), t as u32, k as u8));
+        }
+    }
+    edges.sort_unstable();
+    let mut result = vec![[NO_NEIGHBOR; 3]; indices.len()];
+    let mut closed = true;
+    let mut start = 0;
+    while start < edges.len() {
+        let mut end = start + 1;
+        while end < edges.len() && edges[end].0 == edges[start].0 && edges[end].1 == edges[start].1 {
+            end += 1;
+        }
+        let group = &edges[start..end];
+        let runs_from = |&(_, _, t, k): &(u32, u32, u32, u8)| indices[t as usize][k as usize];
+        if group.len() == 2 && runs_from(&group[0]) != runs_from(&group[1]) {
+            let (a, b) = (group[0], group[1]);
+            result[a.2 as usize][a.3 as usize] = b.2;
+            result[b.2 as usize][b.3 as usize] = a.2;
+        } else {
+            closed = false;
+        }
+        start = end;
+    }
+    (result, closed)
+}

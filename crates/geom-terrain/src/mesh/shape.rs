@@ -1,0 +1,129 @@
+//! The mesh as a [`Shape`]: ray casts and closest points through its tree.
+
+use geom_core::distance::closest_point_on_triangle_branching;
+use geom_core::{Aabb, FeatureId, PointProjection, Ray, RayHit, Real, Shape, ShapeKind};
+use geom_prims::triangle::ray_cast_triangle_filtered;
+use nalgebra::{Point3, Vector3};
+
+use super::TriMesh;
+use crate::contact::segment::{Region, region_of};
+
+/// The nearest surface point to a query: its triangle, point and
+/// barycentric weights.
+struct Nearest<N: Real> {
+    triangle: u32,
+    point: Point3<N>,
+    weights: Vector3<N>,
+}
+
+impl<N: Real> TriMesh<N> {
+    /// The nearest point of the surface to `point` (local frame), by the
+    /// tree and the point–triangle routine; `None` for a non-finite point.
+    fn nearest(&self, point: &Point3<N>) -> Option<Nearest<N>> {
+        let project = |i: u32| {
+            let [a, b, c] = self.indices[i as usize].map(|v| self.vertices[v as usize]);
+            closest_point_on_triangle_branching(point, &a, &b, &c)
+        };
+        let unlimited = nalgebra::convert::<f64, N>(f64::INFINITY);
+        let (triangle, _) = self.bvh.closest(point, unlimited, |i, _| {
+            let (on_triangle, _) = project(i);
+            Some((point - on_triangle).norm())
+        })?;
+        let (point, weights) = project(triangle);
+        Some(Nearest {
+            triangle,
+            point,
+            weights,
+        })
+    }
+
+    /// Whether `point` (local frame) is inside or on a closed mesh (always
+    /// `false` for an open one), from the pseudo-normal of the nearest
+    /// feature.
+    pub fn contains_local_point(&self, point: &Point3<N>) -> bool {
+        self.solid.is_some() && self.nearest(point).is_some_and(|n| self.is_inside(point, &n))
+    }
+
+    fn is_inside(&self, point: &Point3<N>, nearest: &Nearest<N>) -> bool {
+        let Some(solid) = &self.solid else {
+            return false;
+        };
+        let t = nearest.triangle as usize;
+        let pseudo_normal = match region_of(&nearest.weights, N::zero()) {
+            Region::Face => self.normals[t] * solid.orientation,
+            Region::Edge(k) => solid.edge_normals[t][k],
+            Region::Vertex(k) => solid.vertex_normals[self.indices[t][k] as usize],
+        };
+        (point - nearest.point).dot(&pseudo_normal) <= N::zero()
+    }
+}
+
+impl<N: Real> Shape<N> for TriMesh<N> {
+    fn kind(&self) -> ShapeKind {
+        ShapeKind::TriMesh
+    }
+
+    fn is_convex(&self) -> bool {
+        false
+    }
+
+    fn local_aabb(&self) -> Aabb<N> {
+        self.bvh.root_aabb().expect("a mesh has a triangle")
+    }
+
+    /// The first triangle hit. The normal faces the ray on an open mesh
+    /// (both sides are surface); on a closed one it points out of the
+    /// solid, and with `solid = true` an origin inside or on it hits at
+    /// `t = 0`. The feature is `Face(triangle index)`.
+    fn ray_cast_local(&self, ray: &Ray<N>, max_t: N, solid: bool) -> Option<RayHit<N>> {
+        if !ray.is_finite() || crate::heightfield::is_nan(max_t) || max_t < N::zero() {
+            return None;
+        }
+        if solid && self.contains_local_point(&ray.origin) {
+            let (dir, length) = geom_core::ray::with_length(&ray.dir);
+            let normal = if length > N::zero() {
+                -dir / length
+            } else {
+                Vector3::zeros()
+            };
+            return Some(RayHit {
+                t: N::zero(),
+                normal,
+                feature: FeatureId::Unknown,
+            });
+        }
+        let (triangle, t) = self.bvh.ray_cast(ray, max_t, |i, limit| {
+            let [a, b, c] = self.indices[i as usize].map(|v| self.vertices[v as usize]);
+            ray_cast_triangle_filtered(ray, &a, &b, &c, limit)
+                .into_hit()
+                .map(|hit| hit.t)
+        })?;
+        let face = self.normals[triangle as usize];
+        let normal = match &self.solid {
+            Some(solid) => face * solid.orientation,
+            None if face.dot(&ray.dir) > N::zero() => -face,
+            None => face,
+        };
+        Some(RayHit {
+            t,
+            normal,
+            feature: FeatureId::Face(triangle),
+        })
+    }
+
+    /// The nearest surface point; on a closed mesh `is_inside` says whether
+    /// the point is inside the solid (and with `solid = true` such a point
+    /// projects onto itself); on an open mesh it is always `false`.
+    fn closest_point_local(&self, point: &Point3<N>, solid: bool) -> Option<PointProjection<N>> {
+        let nearest = self.nearest(point)?;
+        let is_inside = self.is_inside(point, &nearest);
+        Some(PointProjection {
+            point: if solid && is_inside { *point } else { nearest.point },
+            is_inside,
+        })
+    }
+
+    fn support_local(&self, _dir: &Vector3<N>) -> Option<Point3<N>> {
+        None
+    }
+}
