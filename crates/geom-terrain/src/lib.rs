@@ -37,6 +37,7 @@ mod ray;
 #[cfg(feature = "serde")]
 mod serde_field;
 mod shape;
+mod surface;
 pub mod sweep;
 #[cfg(test)]
 pub(crate) mod test_support;
@@ -46,4 +47,4 @@ pub use character::{CharacterConfig, CharacterController};
 pub use heightfield::{HeightField, HeightFieldDesc, TriangleId, max_coordinate};
 pub use iter::TrianglesInAabb;
 pub use mesh::TriMesh;
-pub use sweep::{Obstacle, sweep_heightfield, sweep_obstacles, sweep_shape};
+pub use sweep::{Obstacle, sweep_heightfield, sweep_obstacles, sweep_shape, sweep_trimesh};

@@ -34,16 +34,6 @@ impl<N: Real> HeightField<N> {
         self.surface_y_at(point.x, point.z).is_some_and(|y| point.y <= y)
     }
 
-    /// [`HeightField::contains_local_point`], with the cell looked up by
-    /// stepping from cell `near` ([`HeightField::surface_y_near`]).
-    pub(crate) fn contains_local_point_near(&self, point: &Point3<N>, near: (usize, usize)) -> bool {
-        if point.y > self.surface_y_ceiling() {
-            return false;
-        }
-        self.surface_y_near(near, point.x, point.z)
-            .is_some_and(|y| point.y <= y)
-    }
-
     /// An upper bound on every value [`HeightField::surface_y_at`] returns:
     /// the highest sample plus a bound on the interpolation's rounding
     /// (weights within a cell are in `[0, 1]`, and every term is at most

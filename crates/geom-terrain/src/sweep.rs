@@ -25,7 +25,8 @@ use geom_prims::Triangle;
 use geom_prims::sweep::{MovingShape, Proximity, SweepHit, conservative_advancement};
 use nalgebra::{Isometry3, Translation3, Vector3};
 
-use crate::HeightField;
+use crate::surface::TriangleSurface;
+use crate::{HeightField, TriMesh};
 
 /// How many conservative-advancement steps a sweep against a general
 /// shape may take before it stops (still short of any contact).
@@ -67,25 +68,50 @@ pub fn sweep_heightfield<N: Real>(
     field: &HeightField<N>,
     field_pose: &Isometry3<N>,
 ) -> Option<SweepHit<N>> {
+    sweep_surface(mover, motion, field, field_pose)
+}
+
+/// The shape moved by `motion` against the mesh at `mesh_pose`: the
+/// earliest hit over the triangles whose boxes meet the box of the whole
+/// motion (through the mesh's tree), each swept exactly
+/// ([`MovingShape::sweep_triangle`]), the normal fixed by the active edges
+/// as for heightfields. Allocates nothing. The mesh is swept as its
+/// surface (both sides of an open one).
+pub fn sweep_trimesh<N: Real>(
+    mover: &MovingShape<N>,
+    motion: &Vector3<N>,
+    mesh: &TriMesh<N>,
+    mesh_pose: &Isometry3<N>,
+) -> Option<SweepHit<N>> {
+    sweep_surface(mover, motion, mesh, mesh_pose)
+}
+
+/// [`sweep_heightfield`] and [`sweep_trimesh`]: any triangle surface.
+fn sweep_surface<N: Real, S: TriangleSurface<N>>(
+    mover: &MovingShape<N>,
+    motion: &Vector3<N>,
+    surface: &S,
+    surface_pose: &Isometry3<N>,
+) -> Option<SweepHit<N>> {
     if !motion.iter().all(|c| c.is_finite()) {
         return None;
     }
-    let matrix = PoseMatrix::new(field_pose);
-    let local_mover = to_local(mover, field_pose, &matrix);
+    let matrix = PoseMatrix::new(surface_pose);
+    let local_mover = to_local(mover, surface_pose, &matrix);
     let local_motion = matrix.vector_to_local(motion);
     let swept = local_mover.swept_aabb(&local_motion);
     let mut best: Option<SweepHit<N>> = None;
-    for (id, triangle) in field.triangles_in_aabb(&swept) {
-        let hit = local_mover.sweep_triangle(&local_motion, &triangle).map(|hit| {
+    surface.visit_triangles(&swept, |id, triangle, _| {
+        let hit = local_mover.sweep_triangle(&local_motion, triangle).map(|hit| {
             // A hit on a flat or concave edge or vertex takes the face's
             // normal: such a feature is reached with the face (a sphere
             // landing beside a flat diagonal touches the plane first, by
             // less than the rounding of the time, and the edge's normal
             // would tilt by the offset over the radius).
-            if field.keeps_own_normal(id, &triangle, &hit.point) {
+            if surface.keeps_own_normal(id, triangle, &hit.point) {
                 return hit;
             }
-            let face = crate::heightfield::face_normal(&triangle);
+            let face = crate::heightfield::face_normal(triangle);
             let normal = if face.dot(&hit.normal) < N::zero() {
                 -face
             } else {
@@ -94,7 +120,7 @@ pub fn sweep_heightfield<N: Real>(
             SweepHit { normal, ..hit }
         });
         best = SweepHit::earliest(best, hit);
-    }
+    });
     best.map(|hit| SweepHit {
         toi: hit.toi,
         point: matrix.point_to_world(&hit.point),
@@ -143,8 +169,9 @@ pub fn default_sweep_tolerance<N: Real>(shape: &dyn Shape<N>, pose: &Isometry3<N
 /// the first contact (`toi ∈ [0, 1]`, point on the target, normal from the
 /// target towards the shape), or `Ok(None)`.
 ///
-/// A sphere, capsule or ellipsoid against a triangle or a heightfield is
-/// swept exactly ([`MovingShape::sweep_triangle`], [`sweep_heightfield`]).
+/// A sphere, capsule or ellipsoid against a triangle, a heightfield or a
+/// mesh is swept exactly ([`MovingShape::sweep_triangle`],
+/// [`sweep_heightfield`], [`sweep_trimesh`]).
 /// Any other pair goes through [`sweep_shape_by_advancement`] with
 /// [`default_sweep_tolerance`]. A NaN or infinite motion gives `Ok(None)`;
 /// errors are the table's (`NonFinite` pose, `Unsupported` pair).
@@ -178,6 +205,9 @@ pub fn sweep_shape<N: Real>(
         }
         if let Some(field) = target_any.downcast_ref::<HeightField<N>>() {
             return Ok(sweep_heightfield(&mover, motion, field, target_pose));
+        }
+        if let Some(mesh) = target_any.downcast_ref::<TriMesh<N>>() {
+            return Ok(sweep_trimesh(&mover, motion, mesh, target_pose));
         }
     }
     let tolerance = default_sweep_tolerance(shape, pose, motion);

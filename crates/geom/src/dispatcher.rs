@@ -4,8 +4,8 @@ use geom_core::Real;
 use geom_core::dispatch::DispatchTable;
 
 /// A [`DispatchTable`] answering every built-in pair: the analytic
-/// routines, the terrain's contacts, and GJK/EPA for any other pair of
-/// convex shapes. Build it once and share it (`&DispatchTable` is `Sync`);
+/// routines, the terrain's and the meshes' contacts, and GJK/EPA for any
+/// other pair of convex shapes. Build it once and share it (`&DispatchTable` is `Sync`);
 /// downstream crates may register their own kinds and pairs on top.
 ///
 /// ```
@@ -27,8 +27,9 @@ pub fn default_dispatcher<N: Real>() -> DispatchTable<N> {
     let mut table = DispatchTable::new();
     geom_prims::contact::register_pairs(&mut table);
     geom_prims::gjk::install_convex_fallback(&mut table);
-    // Last: the terrain's routines collide with triangles through the
-    // table as registered so far.
+    // Last: the terrain's and the meshes' routines collide with triangles
+    // through the table as registered so far.
     geom_terrain::contact::register_pairs(&mut table);
+    geom_terrain::mesh::register_pairs(&mut table);
     table
 }

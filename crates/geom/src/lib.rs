@@ -168,6 +168,7 @@ pub use nalgebra;
 /// kernels run on.
 pub use simba;
 
+pub use geom_core::bvh::{Bvh, BvhOptions};
 pub use geom_core::{
     Aabb, FeatureId, GeomError, Lane, LaneHit, LaneProjection, LaneShape, PointProjection, Ray, RayHit, Real,
     Shape, ShapeKind,
@@ -177,7 +178,7 @@ pub use geom_core::{ContactCandidate, ContactManifold, ContactManifolds, Contact
 pub use geom_prims::*;
 pub use geom_terrain::{
     CharacterConfig, CharacterController, DEFAULT_ACTIVE_EDGE_ANGLE_DEGREES, HeightField, HeightFieldDesc,
-    Obstacle, TriangleId, TrianglesInAabb, sweep_heightfield, sweep_obstacles, sweep_shape,
+    Obstacle, TriMesh, TriangleId, TrianglesInAabb, sweep_heightfield, sweep_obstacles, sweep_shape,
 };
 
 /// The double-double reference scalar (feature `reference`): the kernels
@@ -206,7 +207,7 @@ pub mod prelude {
     };
     pub use geom_core::{ClosestPoints, ContactManifold, ContactManifolds, ContactPoint, DispatchTable};
     pub use geom_prims::{Capsule, Cone, Cuboid, Cylinder, Ellipsoid, HalfSpace, Segment, Sphere, Triangle};
-    pub use geom_terrain::{HeightField, HeightFieldDesc};
+    pub use geom_terrain::{HeightField, HeightFieldDesc, TriMesh};
     pub use nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
 }
 

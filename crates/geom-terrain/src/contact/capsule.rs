@@ -4,7 +4,7 @@ use geom_core::{ContactManifolds, Real};
 use geom_prims::Capsule;
 use nalgebra::Isometry3;
 
-use super::contact_heightfield_swept_sphere;
+use super::contact_surface_swept_sphere;
 use crate::HeightField;
 
 /// Contacts between a heightfield (`a`) at `field_pose` and a capsule
@@ -23,7 +23,7 @@ pub fn contact_heightfield_capsule<N: Real>(
 ) {
     let world_a = capsule_pose * capsule.a;
     let world_b = capsule_pose * capsule.b;
-    contact_heightfield_swept_sphere(field, field_pose, &world_a, &world_b, capsule.radius, margin, out);
+    contact_surface_swept_sphere(field, field_pose, &world_a, &world_b, capsule.radius, margin, out);
 }
 
 /// [`contact_heightfield_capsule`] with the roles swapped: the capsule is

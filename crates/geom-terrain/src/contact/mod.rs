@@ -56,7 +56,7 @@
 mod capsule;
 mod convex;
 mod reach;
-mod reduce;
+pub(crate) mod reduce;
 pub(crate) mod segment;
 mod sphere;
 
@@ -70,6 +70,7 @@ use geom_core::{ContactManifolds, Real, ShapeKind};
 use nalgebra::{Isometry3, Point3};
 
 use crate::HeightField;
+use crate::surface::TriangleSurface;
 
 /// Registers the heightfield's routines in `table` (each serves both
 /// orders): contacts heightfield–sphere and heightfield–capsule, and the
@@ -118,11 +119,12 @@ pub fn register_pairs<N: Real>(table: &mut DispatchTable<N>) {
     );
 }
 
-/// Contacts of the heightfield at `field_pose` with the swept sphere of
-/// `radius` around the world segment `world_p0 world_p1`, appended to `out`
-/// with normals pointing from the heightfield to the swept sphere.
-pub(crate) fn contact_heightfield_swept_sphere<N: Real>(
-    field: &HeightField<N>,
+/// Contacts of a triangle surface (a heightfield or a mesh) at
+/// `field_pose` with the swept sphere of `radius` around the world segment
+/// `world_p0 world_p1`, appended to `out` with normals pointing from the
+/// surface to the swept sphere.
+pub(crate) fn contact_surface_swept_sphere<N: Real, S: TriangleSurface<N>>(
+    field: &S,
     field_pose: &Isometry3<N>,
     world_p0: &Point3<N>,
     world_p1: &Point3<N>,
@@ -144,8 +146,11 @@ pub(crate) fn contact_heightfield_swept_sphere<N: Real>(
     let mut candidates = std::mem::take(out.candidates_mut());
     candidates.clear();
     segment::collect_candidates(field, &p0, &p1, radius, margin, &mut candidates);
+    if candidates.is_empty() {
+        segment::push_sunk_ends(field, &p0, &p1, radius, &mut candidates);
+    }
     let first = out.len();
-    let group_angle = field.active_edge_angle.max(nalgebra::convert(1e-3));
+    let group_angle = field.active_edge_angle().max(nalgebra::convert(1e-3));
     reduce::group_and_reduce(&mut candidates, group_angle.cos(), out);
     for manifold in &mut out.as_mut_slice()[first..] {
         manifold.normal = matrix.vector_to_world(&manifold.normal);

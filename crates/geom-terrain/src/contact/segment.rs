@@ -8,7 +8,7 @@ use geom_prims::Triangle;
 use nalgebra::{Point3, Vector3};
 
 use super::reach::SegmentReach;
-use crate::{HeightField, TriangleId};
+use crate::surface::{Location, TriangleSurface};
 
 /// Which part of a triangle holds a closest point.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,9 +37,9 @@ pub(crate) fn region_of<N: Real>(weights: &Vector3<N>, tolerance: N) -> Region {
 }
 
 /// Pushes one candidate per triangle within `radius + margin` of segment
-/// `p0 p1` (heightfield-local), normals from the heightfield outwards.
-pub(crate) fn collect_candidates<N: Real>(
-    field: &HeightField<N>,
+/// `p0 p1` (surface-local), normals from the surface outwards.
+pub(crate) fn collect_candidates<N: Real, S: TriangleSurface<N>>(
+    surface: &S,
     p0: &Point3<N>,
     p1: &Point3<N>,
     radius: N,
@@ -48,75 +48,111 @@ pub(crate) fn collect_candidates<N: Real>(
 ) {
     let reach = radius + margin;
     let search = geom_core::Aabb::new(p0.inf(p1), p0.sup(p1)).loosened(reach);
-    let extent = field.local_extent();
+    let extent = surface.local_extent();
     let reach_test = SegmentReach::new(
         p0,
         p1,
         reach,
         extent.mins.coords.amax().max(extent.maxs.coords.amax()),
     );
-    let mut inside = InsideCache::new();
-    let mut triangles = field.triangles_in_aabb(&search);
-    while let Some((id, triangle)) = triangles.next() {
-        if reach_test.beyond(&triangle) {
-            continue;
+    let mut locations = LocationCache::new();
+    surface.visit_triangles(&search, |id, triangle, near| {
+        if reach_test.beyond(triangle) {
+            return;
         }
-        let cell = triangles.last_cell();
-        debug_assert_eq!(cell, field.cell_coords(id.cell()));
         if let Some(candidate) =
-            triangle_candidate(field, id, cell, &triangle, p0, p1, radius, reach, &mut inside)
+            triangle_candidate(surface, id, near, triangle, p0, p1, radius, reach, &mut locations)
         {
             out.push(candidate);
         }
+    });
+}
+
+/// A swept sphere whose segment ends are in the solid beyond the reach of
+/// every triangle (sunk deeper than its radius and the margin): each end
+/// inside is pushed out the way [`TriangleSurface::escape`] names, by its
+/// depth plus the radius.
+pub(crate) fn push_sunk_ends<N: Real, S: TriangleSurface<N>>(
+    surface: &S,
+    p0: &Point3<N>,
+    p1: &Point3<N>,
+    radius: N,
+    out: &mut Vec<ContactCandidate<N>>,
+) {
+    let ends: &[Point3<N>] = if p0 == p1 { &[*p0] } else { &[*p0, *p1] };
+    for end in ends {
+        let near = surface.near_point(end);
+        if !matches!(surface.locate(end, near), Location::Inside(_)) {
+            continue;
+        }
+        let Some((exit, normal)) = surface.escape(end, near) else {
+            continue;
+        };
+        let depth = normal.dot(&(exit - end)) + radius;
+        out.push(ContactCandidate {
+            normal,
+            point: ContactPoint {
+                point_a: end - normal * radius + normal * depth,
+                point_b: end - normal * radius,
+                depth,
+                feature_a: FeatureId::Unknown,
+                feature_b: FeatureId::Face(0),
+            },
+        });
     }
 }
 
-/// The last two answers of [`HeightField::contains_local_point`]: most
-/// triangles' closest segment point is one of the segment's ends, so the
-/// same point is asked again and again.
-struct InsideCache<N: Real> {
-    entries: [Option<(Point3<N>, bool)>; 2],
+/// The last two answers of [`TriangleSurface::locate`]: most triangles'
+/// closest segment point is one of the segment's ends, so the same point
+/// is asked again and again.
+struct LocationCache<N: Real> {
+    entries: [Option<(Point3<N>, Location<N>)>; 2],
     next: usize,
 }
 
-impl<N: Real> InsideCache<N> {
+impl<N: Real> LocationCache<N> {
     fn new() -> Self {
-        InsideCache {
+        LocationCache {
             entries: [None, None],
             next: 0,
         }
     }
 
-    /// Whether `point` is in the solid, looked up from cell `near`.
-    fn contains(&mut self, field: &HeightField<N>, point: &Point3<N>, near: (usize, usize)) -> bool {
-        if let Some(&(_, inside)) = self.entries.iter().flatten().find(|(p, _)| p == point) {
-            return inside;
+    /// Where `point` is, looked up from `near`.
+    fn locate<S: TriangleSurface<N>>(
+        &mut self,
+        surface: &S,
+        point: &Point3<N>,
+        near: S::Near,
+    ) -> Location<N> {
+        if let Some(&(_, location)) = self.entries.iter().flatten().find(|(p, _)| p == point) {
+            return location;
         }
-        let inside = field.contains_local_point_near(point, near);
-        self.entries[self.next] = Some((*point, inside));
+        let location = surface.locate(point, near);
+        self.entries[self.next] = Some((*point, location));
         self.next = 1 - self.next;
-        inside
+        location
     }
 }
 
 #[allow(clippy::too_many_arguments)]
-fn triangle_candidate<N: Real>(
-    field: &HeightField<N>,
-    id: TriangleId,
-    (i, j): (usize, usize),
+fn triangle_candidate<N: Real, S: TriangleSurface<N>>(
+    surface: &S,
+    id: u32,
+    near: S::Near,
     triangle: &Triangle<N>,
     p0: &Point3<N>,
     p1: &Point3<N>,
     radius: N,
     reach: N,
-    inside_cache: &mut InsideCache<N>,
+    locations: &mut LocationCache<N>,
 ) -> Option<ContactCandidate<N>> {
     let (a, b, c) = (&triangle.a, &triangle.b, &triangle.c);
     let (closest, known_weights) = closest_points_segment_triangle_with_weights(p0, p1, a, b, c);
     if closest.distance_squared > reach * reach {
         return None;
     }
-    let face_normal = crate::heightfield::face_normal(triangle);
+    let face_normal = surface.face_normal(id, triangle);
     let on_segment = closest.point_on_segment;
     // The projection of `on_segment`, reused when the segment–triangle
     // routine made it (the same call on the same point).
@@ -128,10 +164,9 @@ fn triangle_candidate<N: Real>(
     let distance = offset.norm();
     let scale = N::one() + (on_segment - a).amax() + (b - a).amax() + (c - a).amax();
     let touching = distance <= N::default_epsilon() * nalgebra::convert::<f64, N>(64.0) * scale;
-    let samples = field.triangle_samples(i, j, id.half());
     if touching {
         return Some(crossing_candidate(
-            field,
+            surface,
             id,
             triangle,
             &face_normal,
@@ -141,17 +176,14 @@ fn triangle_candidate<N: Real>(
         ));
     }
     let region = region_of(&weights, N::zero());
-    // The heightfield is solid below its surface: a segment point there
-    // (a capsule sunk deeper than its radius, not crossing this triangle)
-    // is pushed out the other way, and deeper.
+    // Below a heightfield's surface, inside a closed mesh, is solid: a
+    // segment point there (a capsule sunk deeper than its radius, not
+    // crossing this triangle) is pushed out the other way, and deeper.
     // A point on the surface to rounding (a capsule sunk by exactly its
     // radius) is not inside: its contact is the face's.
-    let inside = inside_cache.contains(field, &on_segment, (i, j))
-        && field
-            .surface_y_near((i, j), on_segment.x, on_segment.z)
-            .is_none_or(|surface| {
-                surface - on_segment.y > N::default_epsilon() * nalgebra::convert::<f64, N>(64.0) * scale
-            });
+    let location = locations.locate(surface, &on_segment, near);
+    let inside = matches!(location, Location::Inside(depth)
+        if depth > N::default_epsilon() * nalgebra::convert::<f64, N>(64.0) * scale);
     // Scaled first where `|offset|²` overflows or underflows.
     let unit_offset = geom_prims::contact::try_unit(&offset).unwrap_or(face_normal);
     let direction = if inside { -unit_offset } else { unit_offset };
@@ -162,24 +194,37 @@ fn triangle_candidate<N: Real>(
     // rounding): the same depth on both sides of a flat internal edge. The
     // foot is a surface point, so the depth never exceeds the true one.
     // Elsewhere (a bend, a drop, a hole) the true distance is kept.
+    // On a two-sided surface (an open mesh) the side the segment point is
+    // on (by the pseudo-normal of the surface's nearest feature to it) is
+    // the front.
+    let behind = location == Location::Behind;
+    let front_normal = if behind { -face_normal } else { face_normal };
+    // Past an inactive edge or vertex where the plane does not continue
+    // as the surface: the face's normal, unless the segment point lies
+    // behind the face's plane outside the solid (in a crease beyond a
+    // convex bend), where only the true direction points away from the
+    // triangle.
+    let face_or_direction = if !inside && front_normal.dot(&offset) < N::zero() {
+        direction
+    } else {
+        front_normal
+    };
     let along_face = |feature: FeatureId| {
-        let height = face_normal.dot(&(on_segment - a));
-        let foot = on_segment - face_normal * height;
-        let surface_y = field.surface_y_near((i, j), foot.x, foot.z)?;
-        let tolerance = N::default_epsilon() * nalgebra::convert::<f64, N>(1024.0) * (scale + foot.y.abs());
+        let height = front_normal.dot(&(on_segment - a));
+        let foot = on_segment - front_normal * height;
         let same_side = if inside {
             height <= N::zero()
         } else {
             height >= N::zero()
         };
-        if !same_side || (surface_y - foot.y).abs() > tolerance {
+        if !same_side || !surface.surface_through(&foot, near, scale) {
             return None;
         }
         Some(ContactCandidate {
-            normal: face_normal,
+            normal: front_normal,
             point: ContactPoint {
                 point_a: foot,
-                point_b: on_segment - face_normal * radius,
+                point_b: on_segment - front_normal * radius,
                 depth: radius - height,
                 feature_a: feature,
                 feature_b: FeatureId::Face(0),
@@ -206,28 +251,23 @@ fn triangle_candidate<N: Real>(
                     point_a: on_triangle,
                     point_b: on_segment - normal * radius,
                     depth,
-                    feature_a: FeatureId::Face(id.0),
+                    feature_a: FeatureId::Face(id),
                     feature_b: FeatureId::Face(0),
                 },
             });
         }
         Region::Edge(k) => {
-            let feature = FeatureId::Edge(3 * id.0 + k as u32);
-            if !field.is_edge_active(id, k) {
+            let feature = FeatureId::Edge(3 * id + k as u32);
+            if !surface.is_edge_active(id, k) {
                 if let Some(candidate) = along_face(feature) {
                     return Some(candidate);
                 }
-                (face_normal, feature)
+                (face_or_direction, feature)
             } else {
-                if !inside && let Some((ni, nj, nhalf)) = field.edge_neighbor(i, j, id.half(), k) {
+                if !inside && let Some(far) = surface.neighbor_far_vertex(id, k, near) {
                     // The direction points into the neighbour's face region:
                     // the neighbour reports this contact, with its own face.
                     let (ea, eb) = (triangle_vertex(triangle, k), triangle_vertex(triangle, k + 1));
-                    let neighbor = field.triangle_samples(ni, nj, nhalf);
-                    let far = neighbor
-                        .iter()
-                        .find(|s| **s != samples[k] && **s != samples[(k + 1) % 3])
-                        .map(|s| field.sample_point(s.0, s.1))?;
                     let edge = eb - ea;
                     let into_neighbor = (far - ea) - edge * ((far - ea).dot(&edge) / edge.norm_squared());
                     if direction.dot(&into_neighbor) > N::default_epsilon() * into_neighbor.norm() {
@@ -238,10 +278,9 @@ fn triangle_candidate<N: Real>(
             }
         }
         Region::Vertex(k) => {
-            let (si, sj) = samples[k];
-            let feature = FeatureId::Vertex((si * field.cols() + sj) as u32);
-            if field.is_vertex_active(si, sj) {
-                if !inside && !in_vertex_normal_cone(field, si, sj, &direction) {
+            let (feature, active) = surface.vertex_feature(id, k, near);
+            if active {
+                if !inside && !surface.in_vertex_normal_cone(id, k, near, &direction) {
                     // Not this vertex's: a neighbouring face or edge is
                     // nearer along `direction` and reports the contact.
                     return None;
@@ -250,7 +289,7 @@ fn triangle_candidate<N: Real>(
             } else if let Some(candidate) = along_face(feature) {
                 return Some(candidate);
             } else {
-                (face_normal, feature)
+                (face_or_direction, feature)
             }
         }
     };
@@ -266,41 +305,6 @@ fn triangle_candidate<N: Real>(
     })
 }
 
-/// Whether the unit `direction` from sample `(si, sj)` lies in the
-/// terrain's normal cone there: no surface edge from the sample rises
-/// along it, so that the sample
-/// is the terrain's nearest point to points out along `direction`
-/// (Ericson, *Real-Time Collision Detection* §5.1.5, Voronoi regions).
-fn in_vertex_normal_cone<N: Real>(
-    field: &HeightField<N>,
-    si: usize,
-    sj: usize,
-    direction: &Vector3<N>,
-) -> bool {
-    let vertex = field.sample_point(si, sj);
-    let tolerance = N::default_epsilon() * nalgebra::convert::<f64, N>(64.0);
-    for ci in si.saturating_sub(1)..=si.min(field.rows() - 2) {
-        for cj in sj.saturating_sub(1)..=sj.min(field.cols() - 2) {
-            if field.is_hole(field.cell_index(ci, cj)) {
-                continue;
-            }
-            for half in 0..2 {
-                let samples = field.triangle_samples(ci, cj, half);
-                if !samples.contains(&(si, sj)) {
-                    continue;
-                }
-                for &(ni, nj) in samples.iter().filter(|s| **s != (si, sj)) {
-                    let edge = field.sample_point(ni, nj) - vertex;
-                    if direction.dot(&edge) > tolerance * edge.norm() {
-                        return false;
-                    }
-                }
-            }
-        }
-    }
-    true
-}
-
 fn triangle_vertex<N: Real>(triangle: &Triangle<N>, k: usize) -> Point3<N> {
     match k % 3 {
         0 => triangle.a,
@@ -314,9 +318,9 @@ fn triangle_vertex<N: Real>(triangle: &Triangle<N>, k: usize) -> Point3<N> {
 /// active edges (axes oriented up and out of the triangle), as PhysX does.
 /// Along an axis `L` the capsule must move `max_triangle(L·v) −
 /// min_segment(L·p) + radius`.
-fn crossing_candidate<N: Real>(
-    field: &HeightField<N>,
-    id: TriangleId,
+fn crossing_candidate<N: Real, S: TriangleSurface<N>>(
+    surface: &S,
+    id: u32,
     triangle: &Triangle<N>,
     face_normal: &Vector3<N>,
     p0: &Point3<N>,
@@ -335,10 +339,17 @@ fn crossing_candidate<N: Real>(
     };
     let (mut depth, mut deepest) = depth_along(face_normal);
     let mut normal = *face_normal;
-    let mut feature = FeatureId::Face(id.0);
+    let mut feature = FeatureId::Face(id);
+    // A two-sided surface may also push the segment out behind it.
+    if surface.two_sided() {
+        let (back_depth, back_deepest) = depth_along(&-face_normal);
+        if back_depth < depth {
+            (depth, deepest, normal) = (back_depth, back_deepest, -face_normal);
+        }
+    }
     let segment = p1 - p0;
     for k in 0..3 {
-        if !field.is_edge_active(id, k) {
+        if !surface.is_edge_active(id, k) {
             continue;
         }
         let (ea, eb) = (vertices[k], vertices[(k + 1) % 3]);
@@ -364,7 +375,7 @@ fn crossing_candidate<N: Real>(
             depth = edge_depth;
             deepest = edge_deepest;
             normal = axis;
-            feature = FeatureId::Edge(3 * id.0 + k as u32);
+            feature = FeatureId::Edge(3 * id + k as u32);
         }
     }
     let point_b = deepest - normal * radius;

@@ -4,7 +4,7 @@ use geom_core::{ContactManifolds, Real};
 use geom_prims::Sphere;
 use nalgebra::{Isometry3, Point3};
 
-use super::contact_heightfield_swept_sphere;
+use super::contact_surface_swept_sphere;
 use crate::HeightField;
 
 /// Contacts between a heightfield (`a`) at `field_pose` and a sphere (`b`)
@@ -21,7 +21,7 @@ pub fn contact_heightfield_sphere<N: Real>(
     out: &mut ContactManifolds<N>,
 ) {
     let center = Point3::from(sphere_pose.translation.vector);
-    contact_heightfield_swept_sphere(field, field_pose, &center, &center, sphere.radius, margin, out);
+    contact_surface_swept_sphere(field, field_pose, &center, &center, sphere.radius, margin, out);
 }
 
 /// [`contact_heightfield_sphere`] with the roles swapped: the sphere is

@@ -46,9 +46,16 @@
 //! assert!(bad.unwrap_err().to_string().contains("index 7"));
 //! ```
 
+mod contact;
 mod shape;
+mod surface;
 #[cfg(test)]
 mod tests;
+
+pub use contact::{
+    closest_points_trimesh_convex, contact_capsule_trimesh, contact_sphere_trimesh, contact_trimesh_capsule,
+    contact_trimesh_convex, contact_trimesh_sphere, register_pairs,
+};
 
 use geom_core::bvh::Bvh;
 use geom_core::{Aabb, GeomError, Real};
@@ -68,17 +75,30 @@ pub struct TriMesh<N: Real> {
     /// [`NO_NEIGHBOR`].
     neighbors: Vec<[u32; 3]>,
     bvh: Bvh<N>,
-    /// Present when the mesh is closed: what decides inside.
-    solid: Option<Solid<N>>,
+    /// Whether the mesh is closed, and so bounds a solid.
+    closed: bool,
+    /// The pseudo-normals deciding which side of the surface a point is on.
+    pseudo: PseudoNormals<N>,
+    /// The angle between face normals under which an edge is flat.
+    active_edge_angle: N,
+    /// Bit `k` set when edge `k` of the triangle is active.
+    active_edges: Vec<u8>,
+    /// Whether each vertex touches an active edge.
+    active_vertices: Vec<bool>,
+    /// The triangles around each vertex: `vertex_triangles[vertex_start[v]
+    /// .. vertex_start[v + 1]]`.
+    vertex_start: Vec<u32>,
+    vertex_triangles: Vec<u32>,
 }
 
-/// The pseudo-normals of a closed mesh, oriented outwards.
+/// Angle-weighted pseudo-normals, oriented to the front (out of a closed
+/// mesh).
 #[derive(Clone, Debug)]
-struct Solid<N: Real> {
-    /// `+1` when the triangles wind counter-clockwise seen from outside,
-    /// `−1` when they wind inwards.
+struct PseudoNormals<N: Real> {
+    /// `−1` for a closed mesh whose triangles wind inwards, else `+1`.
     orientation: N,
-    /// Per triangle and edge: the sum of the two face normals.
+    /// Per triangle and edge: the sum of the two face normals (twice the
+    /// face's own on a boundary edge).
     edge_normals: Vec<[Vector3<N>; 3]>,
     /// Per vertex: the incident face normals weighted by their angles.
     vertex_normals: Vec<Vector3<N>>,
@@ -155,18 +175,106 @@ impl<N: Real> TriMesh<N> {
             .collect();
         let bvh = Bvh::build(&boxes);
         let (neighbors, closed) = neighbors(&indices);
+        let (vertex_start, vertex_triangles) = vertex_triangles(vertices.len(), &indices);
         let mut mesh = TriMesh {
             vertices,
             indices,
             normals,
             neighbors,
             bvh,
-            solid: None,
+            closed,
+            pseudo: PseudoNormals {
+                orientation: N::one(),
+                edge_normals: Vec::new(),
+                vertex_normals: Vec::new(),
+            },
+            active_edge_angle: nalgebra::convert(crate::DEFAULT_ACTIVE_EDGE_ANGLE_DEGREES.to_radians()),
+            active_edges: Vec::new(),
+            active_vertices: Vec::new(),
+            vertex_start,
+            vertex_triangles,
         };
-        if closed {
-            mesh.solid = Some(mesh.pseudo_normals());
-        }
+        mesh.pseudo = mesh.pseudo_normals();
+        mesh.find_active_edges();
         Ok(mesh)
+    }
+
+    /// This mesh with edges between faces less than `radians` apart
+    /// treated as flat (inactive; 5° by default, as for heightfields).
+    /// `Err` names an angle that is not finite or outside `0..=π`.
+    pub fn with_active_edge_angle(mut self, radians: N) -> Result<Self, GeomError> {
+        if !(radians.is_finite() && radians >= N::zero() && radians <= N::pi()) {
+            return Err(GeomError::invalid(
+                "trimesh",
+                "active_edge_angle",
+                radians,
+                "must be finite and within 0..=π radians",
+            ));
+        }
+        self.active_edge_angle = radians;
+        self.find_active_edges();
+        Ok(self)
+    }
+
+    /// The angle between face normals under which an edge is flat.
+    pub fn active_edge_angle(&self) -> N {
+        self.active_edge_angle
+    }
+
+    /// Whether edge `edge` (vertex `edge` to `edge + 1`) of triangle
+    /// `index` is active: its closest-point direction may serve as a
+    /// contact normal. An edge is active on the boundary, where more than
+    /// two triangles meet, and where the surface bends convexly (away from
+    /// the front) by more than [`TriMesh::active_edge_angle`]; flat and
+    /// concave edges are not, which keeps shapes sliding over them from
+    /// catching (no ghost collisions). `false` past the last triangle.
+    pub fn is_edge_active(&self, index: u32, edge: usize) -> bool {
+        self.active_edges
+            .get(index as usize)
+            .is_some_and(|bits| edge < 3 && bits >> edge & 1 == 1)
+    }
+
+    /// Whether `vertex` touches an active edge.
+    pub fn is_vertex_active(&self, vertex: u32) -> bool {
+        self.active_vertices
+            .get(vertex as usize)
+            .copied()
+            .unwrap_or(false)
+    }
+
+    /// The front normal of triangle `index`: out of a closed mesh, along
+    /// `(b − a) × (c − a)` on an open one.
+    fn front_normal(&self, index: usize) -> Vector3<N> {
+        self.normals[index] * self.pseudo.orientation
+    }
+
+    fn find_active_edges(&mut self) {
+        let cos_threshold = self.active_edge_angle.cos();
+        self.active_edges = vec![0; self.indices.len()];
+        self.active_vertices = vec![false; self.vertices.len()];
+        for t in 0..self.indices.len() {
+            let normal = self.front_normal(t);
+            for k in 0..3 {
+                let active = match self.neighbors[t][k] {
+                    NO_NEIGHBOR => true,
+                    n => {
+                        let tri = self.indices[t];
+                        let (a, b) = (tri[k], tri[(k + 1) % 3]);
+                        let far = self.indices[n as usize]
+                            .into_iter()
+                            .find(|&v| v != a && v != b)
+                            .unwrap_or(a);
+                        let bend = normal.dot(&(self.vertices[far as usize] - self.vertices[a as usize]));
+                        bend < N::zero() && normal.dot(&self.front_normal(n as usize)) < cos_threshold
+                    }
+                };
+                if active {
+                    self.active_edges[t] |= 1 << k;
+                    self.active_vertices[self.indices[t][k] as usize] = true;
+                    self.active_vertices[self.indices[t][(k + 1) % 3] as usize] = true;
+                }
+            }
+        }
     }
 
     /// The heightfield's surface as a mesh: every sample a vertex, every
@@ -240,7 +348,7 @@ impl<N: Real> TriMesh<N> {
     /// Whether the mesh is closed (every edge shared by exactly two
     /// triangles running it in opposite directions), and so bounds a solid.
     pub fn is_closed(&self) -> bool {
-        self.solid.is_some()
+        self.closed
     }
 
     /// The bounding-volume hierarchy over the triangles (primitive `i` is
@@ -249,10 +357,11 @@ impl<N: Real> TriMesh<N> {
         &self.bvh
     }
 
-    /// Angle-weighted pseudo-normals of a closed mesh, and its winding.
-    fn pseudo_normals(&self) -> Solid<N> {
-        // Signed volume, relative to the first vertex: positive when the
-        // triangles wind counter-clockwise seen from outside.
+    /// Angle-weighted pseudo-normals, and the winding of a closed mesh.
+    fn pseudo_normals(&self) -> PseudoNormals<N> {
+        // Signed volume of a closed mesh, relative to the first vertex:
+        // positive when the triangles wind counter-clockwise seen from
+        // outside.
         let origin = self.vertices[self.indices[0][0] as usize];
         let six_volume = self
             .indices
@@ -278,17 +387,39 @@ impl<N: Real> TriMesh<N> {
                 let angle = to_next.angle(&to_previous);
                 vertex_normals[tri[k] as usize] += normal * angle;
             }
-            edge_normals.push([0, 1, 2].map(|k| {
-                let neighbor = self.neighbors[t][k] as usize;
-                normal + self.normals[neighbor] * orientation
+            edge_normals.push([0, 1, 2].map(|k| match self.neighbors[t][k] {
+                NO_NEIGHBOR => normal + normal,
+                neighbor => normal + self.normals[neighbor as usize] * orientation,
             }));
         }
-        Solid {
+        PseudoNormals {
             orientation,
             edge_normals,
             vertex_normals,
         }
     }
+}
+
+/// The triangles around each vertex, as offsets and a flat list.
+fn vertex_triangles(vertex_count: usize, indices: &[[u32; 3]]) -> (Vec<u32>, Vec<u32>) {
+    let mut start = vec![0u32; vertex_count + 1];
+    for tri in indices {
+        for &v in tri {
+            start[v as usize + 1] += 1;
+        }
+    }
+    for v in 0..vertex_count {
+        start[v + 1] += start[v];
+    }
+    let mut next = start.clone();
+    let mut list = vec![0u32; 3 * indices.len()];
+    for (t, tri) in indices.iter().enumerate() {
+        for &v in tri {
+            list[next[v as usize] as usize] = t as u32;
+            next[v as usize] += 1;
+        }
+    }
+    (start, list)
 }
 
 /// The neighbour across each edge, and whether every edge has one (the

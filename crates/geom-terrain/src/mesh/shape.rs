@@ -10,16 +10,16 @@ use crate::contact::segment::{Region, region_of};
 
 /// The nearest surface point to a query: its triangle, point and
 /// barycentric weights.
-struct Nearest<N: Real> {
-    triangle: u32,
-    point: Point3<N>,
-    weights: Vector3<N>,
+pub(super) struct Nearest<N: Real> {
+    pub(super) triangle: u32,
+    pub(super) point: Point3<N>,
+    pub(super) weights: Vector3<N>,
 }
 
 impl<N: Real> TriMesh<N> {
     /// The nearest point of the surface to `point` (local frame), by the
     /// tree and the point–triangle routine; `None` for a non-finite point.
-    fn nearest(&self, point: &Point3<N>) -> Option<Nearest<N>> {
+    pub(super) fn nearest(&self, point: &Point3<N>) -> Option<Nearest<N>> {
         let project = |i: u32| {
             let [a, b, c] = self.indices[i as usize].map(|v| self.vertices[v as usize]);
             closest_point_on_triangle_branching(point, &a, &b, &c)
@@ -41,20 +41,31 @@ impl<N: Real> TriMesh<N> {
     /// `false` for an open one), from the pseudo-normal of the nearest
     /// feature.
     pub fn contains_local_point(&self, point: &Point3<N>) -> bool {
-        self.solid.is_some() && self.nearest(point).is_some_and(|n| self.is_inside(point, &n))
+        self.closed && self.nearest(point).is_some_and(|n| self.is_inside(point, &n))
     }
 
-    fn is_inside(&self, point: &Point3<N>, nearest: &Nearest<N>) -> bool {
-        let Some(solid) = &self.solid else {
-            return false;
-        };
-        let t = nearest.triangle as usize;
-        let pseudo_normal = match region_of(&nearest.weights, N::zero()) {
-            Region::Face => self.normals[t] * solid.orientation,
-            Region::Edge(k) => solid.edge_normals[t][k],
-            Region::Vertex(k) => solid.vertex_normals[self.indices[t][k] as usize],
-        };
+    /// Whether `point`, whose nearest surface point is `nearest`, is inside
+    /// (or on) a closed mesh.
+    pub(super) fn is_inside(&self, point: &Point3<N>, nearest: &Nearest<N>) -> bool {
+        self.closed && self.is_behind(point, nearest)
+    }
+
+    /// Whether `point` is behind (or on) the surface at `nearest`: its
+    /// offset from there points against the pseudo-normal of the feature
+    /// holding `nearest`.
+    pub(super) fn is_behind(&self, point: &Point3<N>, nearest: &Nearest<N>) -> bool {
+        let pseudo_normal = self.pseudo_normal(nearest.triangle, region_of(&nearest.weights, N::zero()));
         (point - nearest.point).dot(&pseudo_normal) <= N::zero()
+    }
+
+    /// The front pseudo-normal of a feature of triangle `t` (not unit).
+    pub(super) fn pseudo_normal(&self, t: u32, region: Region) -> Vector3<N> {
+        let t = t as usize;
+        match region {
+            Region::Face => self.front_normal(t),
+            Region::Edge(k) => self.pseudo.edge_normals[t][k],
+            Region::Vertex(k) => self.pseudo.vertex_normals[self.indices[t][k] as usize],
+        }
     }
 }
 
@@ -99,10 +110,12 @@ impl<N: Real> Shape<N> for TriMesh<N> {
                 .map(|hit| hit.t)
         })?;
         let face = self.normals[triangle as usize];
-        let normal = match &self.solid {
-            Some(solid) => face * solid.orientation,
-            None if face.dot(&ray.dir) > N::zero() => -face,
-            None => face,
+        let normal = if self.closed {
+            face * self.pseudo.orientation
+        } else if face.dot(&ray.dir) > N::zero() {
+            -face
+        } else {
+            face
         };
         Some(RayHit {
             t,

@@ -1,0 +1,412 @@
+//! Contacts and closest points between a mesh and convex shapes.
+//!
+//! Spheres and capsules go through the routine the heightfield uses (a
+//! swept-sphere segment against the triangles near it, one candidate per
+//! triangle with the normal fixed by the active edges, then grouped by
+//! normal and reduced to four points per manifold). Other convex shapes
+//! take each nearby triangle's contact from a [`DispatchTable`] (the
+//! analytic box–triangle routine, GJK/EPA for the rest) and fix its
+//! normal as Jolt's `ActiveEdges::FixNormal` does: a contact on the face,
+//! or on an inactive (flat or concave) edge or vertex, takes the face's
+//! normal, its points re-measured along it; on an active edge or vertex
+//! the routine's normal stands. Grouping and reduction follow.
+//!
+//! An open mesh is two-sided: a shape behind a triangle is pushed out
+//! behind it. A closed mesh is a solid: a shape sunk in it is pushed out.
+
+use geom_core::dispatch::DispatchTable;
+use geom_core::pose::PoseMatrix;
+use geom_core::{
+    ClosestPoints, ContactCandidate, ContactManifolds, ContactPoint, FeatureId, GeomError, Real, Shape,
+    ShapeKind, SupportFeature,
+};
+use geom_prims::{Capsule, Sphere, Triangle};
+use nalgebra::{Isometry3, Point3};
+
+use super::TriMesh;
+use crate::contact::contact_surface_swept_sphere;
+use crate::contact::segment::{Region, region_of};
+
+/// Contacts between a mesh (`a`) at `mesh_pose` and a sphere (`b`)
+/// centred at `sphere_pose`'s translation, appended to `out`: normals from
+/// the mesh to the sphere, points down to `depth = -margin`.
+pub fn contact_trimesh_sphere<N: Real>(
+    mesh: &TriMesh<N>,
+    mesh_pose: &Isometry3<N>,
+    sphere: &Sphere<N>,
+    sphere_pose: &Isometry3<N>,
+    margin: N,
+    out: &mut ContactManifolds<N>,
+) {
+    let center = Point3::from(sphere_pose.translation.vector);
+    contact_surface_swept_sphere(mesh, mesh_pose, &center, &center, sphere.radius, margin, out);
+}
+
+/// [`contact_trimesh_sphere`] with the roles swapped: normals from the
+/// sphere into the mesh.
+pub fn contact_sphere_trimesh<N: Real>(
+    sphere: &Sphere<N>,
+    sphere_pose: &Isometry3<N>,
+    mesh: &TriMesh<N>,
+    mesh_pose: &Isometry3<N>,
+    margin: N,
+    out: &mut ContactManifolds<N>,
+) {
+    let first = out.len();
+    contact_trimesh_sphere(mesh, mesh_pose, sphere, sphere_pose, margin, out);
+    out.swap_roles_from(first);
+}
+
+/// Contacts between a mesh (`a`) at `mesh_pose` and a capsule (`b`):
+/// normals from the mesh to the capsule, points down to `depth = -margin`.
+pub fn contact_trimesh_capsule<N: Real>(
+    mesh: &TriMesh<N>,
+    mesh_pose: &Isometry3<N>,
+    capsule: &Capsule<N>,
+    capsule_pose: &Isometry3<N>,
+    margin: N,
+    out: &mut ContactManifolds<N>,
+) {
+    let world_a = capsule_pose * capsule.a;
+    let world_b = capsule_pose * capsule.b;
+    contact_surface_swept_sphere(mesh, mesh_pose, &world_a, &world_b, capsule.radius, margin, out);
+}
+
+/// [`contact_trimesh_capsule`] with the roles swapped.
+pub fn contact_capsule_trimesh<N: Real>(
+    capsule: &Capsule<N>,
+    capsule_pose: &Isometry3<N>,
+    mesh: &TriMesh<N>,
+    mesh_pose: &Isometry3<N>,
+    margin: N,
+    out: &mut ContactManifolds<N>,
+) {
+    let first = out.len();
+    contact_trimesh_capsule(mesh, mesh_pose, capsule, capsule_pose, margin, out);
+    out.swap_roles_from(first);
+}
+
+/// Contacts between a mesh (`a`) and any convex `shape` (`b`), appended
+/// to `out`: see the [module documentation](self). `triangle_table`
+/// answers triangle–shape contacts; its errors are passed on (nothing
+/// appended then).
+pub fn contact_trimesh_convex<N: Real>(
+    mesh: &TriMesh<N>,
+    mesh_pose: &Isometry3<N>,
+    shape: &dyn Shape<N>,
+    shape_pose: &Isometry3<N>,
+    margin: N,
+    triangle_table: &DispatchTable<N>,
+    out: &mut ContactManifolds<N>,
+) -> Result<(), GeomError> {
+    if !shape.is_convex() {
+        return Err(GeomError::Unsupported {
+            a: ShapeKind::TriMesh,
+            b: shape.kind(),
+        });
+    }
+    let local_pose = mesh_pose.inv_mul(shape_pose);
+    let first_manifold = out.len();
+    let mut candidates = std::mem::take(out.candidates_mut());
+    candidates.clear();
+    let identity = Isometry3::identity();
+    let shape_box = shape.aabb(&local_pose);
+    let search = shape_box.loosened(margin);
+    // The side of an open mesh the shape is on: its centre's, by the
+    // pseudo-normal of the surface's nearest feature to it.
+    let behind = !mesh.closed
+        && crate::surface::TriangleSurface::locate(mesh, &shape_box.center(), ())
+            == crate::surface::Location::Behind;
+    let mut answer = Ok(());
+    mesh.bvh.visit_aabb(&search, |id| {
+        let [a, b, c] = mesh.indices[id as usize].map(|v| mesh.vertices[v as usize]);
+        let triangle = Triangle { a, b, c };
+        let first = out.len();
+        answer = triangle_table.append_contacts(&triangle, &identity, shape, &local_pose, margin, out);
+        if answer.is_err() {
+            return false;
+        }
+        for manifold in &out.as_slice()[first..] {
+            fix_normal(
+                mesh,
+                id,
+                &triangle,
+                shape,
+                &local_pose,
+                behind,
+                manifold,
+                margin,
+                &mut candidates,
+            );
+        }
+        out.truncate(first);
+        true
+    });
+    if answer.is_ok() {
+        if mesh.closed {
+            push_sunk_shape(mesh, shape, &local_pose, &mut candidates);
+        }
+        let group_angle = mesh.active_edge_angle.max(nalgebra::convert(1e-3));
+        crate::contact::reduce::group_and_reduce(&mut candidates, group_angle.cos(), out);
+        let matrix = PoseMatrix::new(mesh_pose);
+        for manifold in &mut out.as_mut_slice()[first_manifold..] {
+            manifold.normal = matrix.vector_to_world(&manifold.normal);
+            for point in &mut manifold.points {
+                point.point_a = matrix.point_to_world(&point.point_a);
+                point.point_b = matrix.point_to_world(&point.point_b);
+            }
+        }
+    } else {
+        out.truncate(first_manifold);
+    }
+    candidates.clear();
+    *out.candidates_mut() = candidates;
+    answer
+}
+
+/// One triangle manifold's points as candidates, with the normal fixed
+/// by the active edges (see the [module documentation](self)).
+#[allow(clippy::too_many_arguments)]
+fn fix_normal<N: Real>(
+    mesh: &TriMesh<N>,
+    id: u32,
+    triangle: &Triangle<N>,
+    shape: &dyn Shape<N>,
+    local_pose: &Isometry3<N>,
+    behind: bool,
+    manifold: &geom_core::ContactManifold<N>,
+    margin: N,
+    candidates: &mut Vec<ContactCandidate<N>>,
+) {
+    let Some(deepest) = manifold
+        .points
+        .iter()
+        .copied()
+        .reduce(|best, p| if p.depth > best.depth { p } else { best })
+    else {
+        return;
+    };
+    let (_, weights) = geom_core::distance::closest_point_on_triangle(
+        &deepest.point_a,
+        &triangle.a,
+        &triangle.b,
+        &triangle.c,
+    );
+    let (keeps_own, feature) = match region_of(&weights, N::default_epsilon().sqrt()) {
+        Region::Face => (false, FeatureId::Face(id)),
+        Region::Edge(k) => (mesh.is_edge_active(id, k), FeatureId::Edge(3 * id + k as u32)),
+        Region::Vertex(k) => {
+            let vertex = mesh.indices[id as usize][k];
+            (mesh.is_vertex_active(vertex), FeatureId::Vertex(vertex))
+        }
+    };
+    let front = mesh.front_normal(id as usize);
+    // A closed mesh's routine normal pointing into the solid (the shape's
+    // deepest point behind the face) is replaced as well.
+    let into_solid = mesh.closed && manifold.normal.dot(&front) < N::zero();
+    if keeps_own && !into_solid {
+        candidates.extend(manifold.points.iter().map(|point| ContactCandidate {
+            normal: manifold.normal,
+            point: ContactPoint {
+                feature_a: feature,
+                ..*point
+            },
+        }));
+        return;
+    }
+    // The face's normal on the shape's side (an open mesh, `behind` from
+    // the shape's centre) or out of the solid (a closed one). The shape's feature most aligned with −normal
+    // (a box's face, a cylinder's cap or rim, a point) is clipped to the
+    // triangle seen along it, each point with its own depth, as the
+    // heightfield's face contacts are: a box resting across a flat edge
+    // reports its corners at their depth from whichever triangle holds
+    // them.
+    let (normal, corners) = if behind {
+        (-front, [triangle.a, triangle.c, triangle.b])
+    } else {
+        (front, [triangle.a, triangle.b, triangle.c])
+    };
+    let before = candidates.len();
+    if let (Some(on_shape), Some(lowest)) = (
+        shape.support_feature(local_pose, &-normal, N::one()),
+        shape.support(local_pose, &-normal),
+    ) {
+        let face = SupportFeature::face(corners, normal);
+        let face_depth = normal.dot(&(triangle.a - lowest));
+        geom_prims::contact::feature_contacts(&face, &on_shape, &normal, face_depth, margin, |point| {
+            candidates.push(ContactCandidate {
+                normal,
+                point: ContactPoint {
+                    feature_a: feature,
+                    ..point
+                },
+            })
+        });
+    }
+    if candidates.len() > before {
+        return;
+    }
+    // The shape's lowest feature lies beside the triangle while the shape
+    // still meets it: the routine's points, re-measured along the normal
+    // (shallower than the lowest feature, which a neighbour reports).
+    for point in &manifold.points {
+        let depth = normal.dot(&(triangle.a - point.point_b));
+        if depth >= -margin {
+            candidates.push(ContactCandidate {
+                normal,
+                point: ContactPoint {
+                    point_a: point.point_b + normal * depth,
+                    point_b: point.point_b,
+                    depth,
+                    feature_a: feature,
+                    feature_b: point.feature_b,
+                },
+            });
+        }
+    }
+}
+
+/// A convex shape wholly inside a closed mesh meets no triangle: it is
+/// pushed out of the nearest face, by the depth of its deepest point
+/// along that face's normal.
+fn push_sunk_shape<N: Real>(
+    mesh: &TriMesh<N>,
+    shape: &dyn Shape<N>,
+    local_pose: &Isometry3<N>,
+    candidates: &mut Vec<ContactCandidate<N>>,
+) {
+    if !candidates.is_empty() {
+        return;
+    }
+    let centre = shape.aabb(local_pose).center();
+    let Some(nearest) = mesh.nearest(&centre) else {
+        return;
+    };
+    if !mesh.is_inside(&centre, &nearest) {
+        return;
+    }
+    let normal = mesh.front_normal(nearest.triangle as usize);
+    let Some(deepest) = shape.support(local_pose, &-normal) else {
+        return;
+    };
+    let depth = normal.dot(&(nearest.point - deepest));
+    candidates.push(ContactCandidate {
+        normal,
+        point: ContactPoint {
+            point_a: deepest + normal * depth,
+            point_b: deepest,
+            depth,
+            feature_a: FeatureId::Face(nearest.triangle),
+            feature_b: FeatureId::Unknown,
+        },
+    });
+}
+
+/// The closest points of a mesh (`a`) and a convex `shape` (`b`) within
+/// `max_distance`: `Intersecting` when they overlap (a contact at depth
+/// `>= 0`, or the shape inside a closed mesh), else the nearest
+/// triangle's closest points from `triangle_table`, the triangles
+/// visited nearest first through the mesh's tree.
+pub fn closest_points_trimesh_convex<N: Real>(
+    mesh: &TriMesh<N>,
+    mesh_pose: &Isometry3<N>,
+    shape: &dyn Shape<N>,
+    shape_pose: &Isometry3<N>,
+    max_distance: N,
+    triangle_table: &DispatchTable<N>,
+) -> Result<ClosestPoints<N>, GeomError> {
+    let mut contacts = ContactManifolds::new();
+    contact_trimesh_convex(
+        mesh,
+        mesh_pose,
+        shape,
+        shape_pose,
+        N::zero(),
+        triangle_table,
+        &mut contacts,
+    )?;
+    if contacts.points().any(|(_, point)| point.depth >= N::zero()) {
+        return Ok(ClosestPoints::Intersecting);
+    }
+    let local_pose = mesh_pose.inv_mul(shape_pose);
+    // Every point of the shape is within `reach` of `centre`, so a triangle
+    // whose box is `D` from the centre is at least `D − reach` from the
+    // shape: searching by "distance + reach" prunes no nearer triangle.
+    let own = shape.aabb(&local_pose);
+    let centre = own.center();
+    let reach = (own.maxs - own.mins).norm() * nalgebra::convert::<f64, N>(0.5);
+    let identity = Isometry3::identity();
+    let mut best: Option<(Point3<N>, Point3<N>)> = None;
+    let mut failure = None;
+    let limit = max_distance + reach;
+    mesh.bvh.closest(&centre, limit, |id, bound| {
+        let [a, b, c] = mesh.indices[id as usize].map(|v| mesh.vertices[v as usize]);
+        let triangle = Triangle { a, b, c };
+        let within = (bound - reach).min(max_distance);
+        match triangle_table.closest_points(&triangle, &identity, shape, &local_pose, within) {
+            Ok(ClosestPoints::WithinMargin { point_a, point_b }) => {
+                let distance = geom_core::ray::length_without_overflow(&(point_b - point_a));
+                if best.is_none_or(|(a, b): (Point3<N>, Point3<N>)| distance < (b - a).norm()) {
+                    best = Some((point_a, point_b));
+                }
+                Some(distance + reach)
+            }
+            Ok(ClosestPoints::Intersecting) => {
+                failure = Some(Ok(ClosestPoints::Intersecting));
+                Some(N::zero())
+            }
+            Ok(ClosestPoints::Disjoint) => None,
+            Err(e) => {
+                failure = Some(Err(e));
+                Some(N::zero())
+            }
+        }
+    });
+    if let Some(answer) = failure {
+        return answer;
+    }
+    Ok(match best {
+        Some((point_a, point_b)) => {
+            let matrix = PoseMatrix::new(mesh_pose);
+            ClosestPoints::WithinMargin {
+                point_a: matrix.point_to_world(&point_a),
+                point_b: matrix.point_to_world(&point_b),
+            }
+        }
+        None => ClosestPoints::Disjoint,
+    })
+}
+
+/// Registers the mesh's routines in `table` (each serves both orders):
+/// contacts mesh–sphere and mesh–capsule, mesh against any other convex
+/// shape ([`contact_trimesh_convex`]) and closest points against any
+/// convex shape ([`closest_points_trimesh_convex`]). Their triangle
+/// queries go to a copy of `table` as it is now: call this after the
+/// primitive pairs and the convex fallback are registered.
+pub fn register_pairs<N: Real>(table: &mut DispatchTable<N>) {
+    fn as_mesh<'a, N: Real>(a: &'a dyn Shape<N>, b: &dyn Shape<N>) -> Result<&'a TriMesh<N>, GeomError> {
+        (a as &dyn std::any::Any)
+            .downcast_ref::<TriMesh<N>>()
+            .ok_or(GeomError::Unsupported {
+                a: a.kind(),
+                b: b.kind(),
+            })
+    }
+    let triangle_table = table.clone();
+    let closest_table = table.clone();
+    table.register_contact_with_any_convex(ShapeKind::TriMesh, move |a, pose_a, b, pose_b, margin, out| {
+        contact_trimesh_convex(as_mesh(a, b)?, pose_a, b, pose_b, margin, &triangle_table, out)
+    });
+    table.register_closest_points_with_any_convex(
+        ShapeKind::TriMesh,
+        move |a, pose_a, b, pose_b, max_distance| {
+            closest_points_trimesh_convex(as_mesh(a, b)?, pose_a, b, pose_b, max_distance, &closest_table)
+        },
+    );
+    table.register_contact(ShapeKind::TriMesh, ShapeKind::Sphere, contact_trimesh_sphere::<N>);
+    table.register_contact(
+        ShapeKind::TriMesh,
+        ShapeKind::Capsule,
+        contact_trimesh_capsule::<N>,
+    );
+}

@@ -1,0 +1,121 @@
+//! The mesh as a [`TriangleSurface`], for the contact routines it shares
+//! with the heightfield.
+
+use geom_core::{Aabb, FeatureId, Real, Shape};
+use geom_prims::Triangle;
+use nalgebra::{Point3, Vector3};
+
+use super::{NO_NEIGHBOR, TriMesh};
+use crate::contact::segment::{Region, region_of};
+use crate::surface::{Location, TriangleSurface};
+
+impl<N: Real> TriangleSurface<N> for TriMesh<N> {
+    type Near = ();
+
+    fn local_extent(&self) -> Aabb<N> {
+        self.local_aabb()
+    }
+
+    fn active_edge_angle(&self) -> N {
+        self.active_edge_angle
+    }
+
+    fn visit_triangles(&self, aabb: &Aabb<N>, mut visit: impl FnMut(u32, &Triangle<N>, Self::Near)) {
+        self.bvh.visit_aabb(aabb, |id| {
+            let [a, b, c] = self.indices[id as usize].map(|v| self.vertices[v as usize]);
+            visit(id, &Triangle { a, b, c }, ());
+            true
+        });
+    }
+
+    fn face_normal(&self, id: u32, _triangle: &Triangle<N>) -> Vector3<N> {
+        self.front_normal(id as usize)
+    }
+
+    fn two_sided(&self) -> bool {
+        !self.closed
+    }
+
+    fn is_edge_active(&self, id: u32, k: usize) -> bool {
+        TriMesh::is_edge_active(self, id, k)
+    }
+
+    fn keeps_own_normal(&self, id: u32, triangle: &Triangle<N>, point: &Point3<N>) -> bool {
+        let (_, weights) =
+            geom_core::distance::closest_point_on_triangle(point, &triangle.a, &triangle.b, &triangle.c);
+        match region_of(&weights, N::default_epsilon().sqrt()) {
+            Region::Face => false,
+            Region::Edge(k) => self.is_edge_active(id, k),
+            Region::Vertex(k) => self.is_vertex_active(self.indices[id as usize][k]),
+        }
+    }
+
+    fn neighbor_far_vertex(&self, id: u32, k: usize, _near: ()) -> Option<Point3<N>> {
+        let neighbor = self.neighbors[id as usize][k];
+        if neighbor == NO_NEIGHBOR {
+            return None;
+        }
+        let tri = self.indices[id as usize];
+        let (a, b) = (tri[k], tri[(k + 1) % 3]);
+        self.indices[neighbor as usize]
+            .into_iter()
+            .find(|&v| v != a && v != b)
+            .map(|v| self.vertices[v as usize])
+    }
+
+    fn vertex_feature(&self, id: u32, k: usize, _near: ()) -> (FeatureId, bool) {
+        let vertex = self.indices[id as usize][k];
+        (FeatureId::Vertex(vertex), self.is_vertex_active(vertex))
+    }
+
+    fn in_vertex_normal_cone(&self, id: u32, k: usize, _near: (), direction: &Vector3<N>) -> bool {
+        let vertex = self.indices[id as usize][k];
+        let at = self.vertices[vertex as usize];
+        let tolerance = N::default_epsilon() * nalgebra::convert::<f64, N>(64.0);
+        let range =
+            self.vertex_start[vertex as usize] as usize..self.vertex_start[vertex as usize + 1] as usize;
+        self.vertex_triangles[range].iter().all(|&t| {
+            self.indices[t as usize]
+                .into_iter()
+                .filter(|&v| v != vertex)
+                .all(|v| {
+                    let edge = self.vertices[v as usize] - at;
+                    direction.dot(&edge) <= tolerance * edge.norm()
+                })
+        })
+    }
+
+    fn locate(&self, point: &Point3<N>, _near: ()) -> Location<N> {
+        let Some(nearest) = self.nearest(point) else {
+            return Location::Front;
+        };
+        match (self.closed, self.is_behind(point, &nearest)) {
+            (true, true) => Location::Inside((point - nearest.point).norm()),
+            (false, true) if point != &nearest.point => Location::Behind,
+            _ => Location::Front,
+        }
+    }
+
+    fn escape(&self, point: &Point3<N>, _near: ()) -> Option<(Point3<N>, Vector3<N>)> {
+        let nearest = self.nearest(point)?;
+        let pseudo_normal = self.pseudo_normal(nearest.triangle, region_of(&nearest.weights, N::zero()));
+        let out = geom_prims::contact::try_unit(&(nearest.point - point))
+            .or_else(|| geom_prims::contact::try_unit(&pseudo_normal))?;
+        Some((nearest.point, out))
+    }
+
+    fn near_point(&self, _point: &Point3<N>) {}
+
+    fn surface_through(&self, foot: &Point3<N>, _near: (), scale: N) -> bool {
+        let tolerance =
+            N::default_epsilon() * nalgebra::convert::<f64, N>(1024.0) * (scale + foot.coords.amax());
+        self.bvh
+            .closest(foot, tolerance, |i, _| {
+                let [a, b, c] = self.indices[i as usize].map(|v| self.vertices[v as usize]);
+                let (on_triangle, _) =
+                    geom_core::distance::closest_point_on_triangle_branching(foot, &a, &b, &c);
+                Some((foot - on_triangle).norm())
+            })
+            .is_some()
+    }
+}

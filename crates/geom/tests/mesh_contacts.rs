@@ -1,0 +1,403 @@
+//! Mesh contacts and distances as a user calls them, through the default
+//! dispatcher in both orders, against answers computed another way: the
+//! heightfield's own routines on the terrain exported as a mesh, brute
+//! force over every triangle, and the geometry of flat ground and of a
+//! closed torus.
+
+use geom::prelude::*;
+use geom_random::Rng;
+
+/// A contact point as `(normal, point_on_mesh, point_on_shape, depth)`.
+type Point = (Vector3<f64>, Point3<f64>, Point3<f64>, f64);
+
+/// Both orders of a contact query, the second turned back to `mesh → shape`
+/// (normals negated, points swapped): `(normal, point_on_mesh,
+/// point_on_shape, depth)` per point.
+fn contacts_both_orders(
+    table: &DispatchTable<f64>,
+    mesh: &dyn Shape<f64>,
+    mesh_pose: &Isometry3<f64>,
+    shape: &dyn Shape<f64>,
+    pose: &Isometry3<f64>,
+    margin: f64,
+) -> [Vec<Point>; 2] {
+    let mut out = ContactManifolds::new();
+    table
+        .contact(mesh, mesh_pose, shape, pose, margin, &mut out)
+        .unwrap();
+    let forward = out
+        .points()
+        .map(|(n, p)| (*n, p.point_a, p.point_b, p.depth))
+        .collect();
+    table
+        .contact(shape, pose, mesh, mesh_pose, margin, &mut out)
+        .unwrap();
+    let backward = out
+        .points()
+        .map(|(n, p)| (-*n, p.point_b, p.point_a, p.depth))
+        .collect();
+    [forward, backward]
+}
+
+fn torus(big: f64, small: f64, around: usize, across: usize) -> TriMesh<f64> {
+    let mut vertices = Vec::new();
+    for i in 0..around {
+        let u = i as f64 * std::f64::consts::TAU / around as f64;
+        for j in 0..across {
+            let v = j as f64 * std::f64::consts::TAU / across as f64;
+            let r = big + small * v.cos();
+            vertices.push(Point3::new(r * u.cos(), small * v.sin(), r * u.sin()));
+        }
+    }
+    let index = |i: usize, j: usize| ((i % around) * across + j % across) as u32;
+    let mut indices = Vec::new();
+    for i in 0..around {
+        for j in 0..across {
+            let (a, b, c, d) = (index(i, j), index(i + 1, j), index(i + 1, j + 1), index(i, j + 1));
+            indices.push([a, c, b]);
+            indices.push([a, d, c]);
+        }
+    }
+    TriMesh::new(vertices, indices).unwrap()
+}
+
+/// Distance from `p` to the mesh's surface, over every triangle.
+fn brute_distance(mesh: &TriMesh<f64>, p: &Point3<f64>) -> f64 {
+    (0..mesh.triangle_count() as u32)
+        .map(|i| {
+            let t = mesh.triangle(i).unwrap();
+            (p - geom::base::distance::closest_point_on_triangle_branching(p, &t.a, &t.b, &t.c).0).norm()
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+#[test]
+fn terrain_as_a_mesh_gives_the_heightfields_sphere_and_capsule_contacts() {
+    let table = geom::default_dispatcher::<f64>();
+    let mut rng = Rng::new(1);
+    let (rows, cols) = (10, 10);
+    let heights: Vec<f64> = (0..rows * cols).map(|_| rng.range(-0.6, 0.6)).collect();
+    let field = HeightField::new(Point3::new(0.0, 0.0, 0.0), [1.0, 1.0], rows, cols, heights);
+    let mesh = TriMesh::from_heightfield(&field).unwrap();
+    let id = Isometry3::identity();
+    let mut compared = 0;
+    for k in 0..600 {
+        let radius = rng.range(0.1, 0.8);
+        let x = rng.range(1.0, 8.0);
+        let z = rng.range(1.0, 8.0);
+        let ground = field.surface_y_at(x, z).unwrap();
+        // From sunk by most of the radius to hovering within the margin;
+        // the segment's points stay above the ground (where the
+        // heightfield's solid and the mesh's surface agree).
+        let center = Point3::new(x, ground + rng.range(0.05, 1.0) * radius + 0.02, z);
+        let shape: Box<dyn Shape<f64>> = if k % 2 == 0 {
+            Box::new(Sphere::new(radius))
+        } else {
+            let half = rng.range(0.1, 0.6);
+            Box::new(Capsule::from_points(
+                Point3::new(0.0, -half, 0.0),
+                Point3::new(0.0, half, 0.0),
+                radius,
+            ))
+        };
+        let pose = Isometry3::new(center.coords, rng.direction() * rng.range(0.0, 3.0));
+        // Every point of a capsule's segment above the ground too (there
+        // the heightfield's solid and the mesh's open surface differ).
+        if k % 2 == 1 {
+            let capsule = (shape.as_ref() as &dyn std::any::Any)
+                .downcast_ref::<Capsule<f64>>()
+                .unwrap();
+            let (a, b) = (pose * capsule.a, pose * capsule.b);
+            let above = (0..=20).all(|s| {
+                let p = a + (b - a) * (s as f64 / 20.0);
+                field.surface_y_at(p.x, p.z).is_some_and(|y| p.y > y + 0.02)
+            });
+            if !above {
+                continue;
+            }
+        }
+        let margin = 0.05;
+        let [from_field, _] = contacts_both_orders(&table, &field, &id, shape.as_ref(), &pose, margin);
+        for from_mesh in contacts_both_orders(&table, &mesh, &id, shape.as_ref(), &pose, margin) {
+            let deepest = |points: &[Point]| {
+                points.iter().map(|p| p.3).fold(f64::NEG_INFINITY, f64::max)
+            };
+            assert_eq!(
+                from_field.is_empty(),
+                from_mesh.is_empty(),
+                "pose {k}: {from_field:?} vs {from_mesh:?}"
+            );
+            if from_field.is_empty() {
+                continue;
+            }
+            compared += 1;
+            assert!(
+                (deepest(&from_field) - deepest(&from_mesh)).abs() < 1e-9,
+                "pose {k}: {from_field:?} vs {from_mesh:?}"
+            );
+            // Every mesh normal is one the heightfield reports.
+            for (n, ..) in &from_mesh {
+                assert!(
+                    from_field.iter().any(|(m, ..)| (n - m).norm() < 1e-9),
+                    "pose {k}: normal {n:?}"
+                );
+            }
+        }
+    }
+    assert!(compared > 300, "{compared} compared");
+}
+
+#[test]
+fn sphere_contact_depth_is_radius_minus_the_brute_force_distance() {
+    let table = geom::default_dispatcher::<f64>();
+    let mut rng = Rng::new(2);
+    let ring = torus(3.0, 1.0, 24, 12);
+    let pose_mesh = Isometry3::new(Vector3::new(1.0, -2.0, 0.5), Vector3::new(0.3, 0.2, -0.4));
+    let mut touching = 0;
+    let mut sunk = 0;
+    for k in 0..800 {
+        let local = Point3::from(rng.vector(5.0));
+        let radius = rng.range(0.05, 0.8);
+        let margin = 0.02;
+        let d = brute_distance(&ring, &local);
+        let inside = ring.contains_local_point(&local);
+        let ball = Sphere::new(radius);
+        let pose = Isometry3::from_parts(
+            Translation3::from((pose_mesh * local).coords),
+            UnitQuaternion::identity(),
+        );
+        for points in contacts_both_orders(&table, &ring, &pose_mesh, &ball, &pose, margin) {
+            let deepest = points.iter().map(|p| p.3).fold(f64::NEG_INFINITY, f64::max);
+            if inside {
+                // Sunk in the solid: pushed out, deeper than the radius.
+                // The nearest triangle's point is `radius + d` deep; others
+                // in reach report their own, deeper, pushes.
+                sunk += 1;
+                assert!(
+                    points.iter().any(|p| (p.3 - (radius + d)).abs() < 1e-9) && deepest >= radius + d - 1e-9,
+                    "pose {k}: {points:?} vs {}",
+                    radius + d
+                );
+            } else if d <= radius + margin - 1e-9 {
+                touching += 1;
+                assert!(
+                    (deepest - (radius - d)).abs() < 1e-9,
+                    "pose {k}: {deepest} vs {}",
+                    radius - d
+                );
+            } else if d > radius + margin + 1e-9 {
+                assert!(points.is_empty(), "pose {k}: {points:?}");
+            }
+            // Unit normals; outside, from the surface towards the sphere's
+            // centre. (Sunk in the solid, every triangle in reach pushes
+            // its own way, by its own depth.)
+            let centre = Point3::from(pose.translation.vector);
+            for (n, on_mesh, ..) in &points {
+                assert!((n.norm() - 1.0).abs() < 1e-12);
+                assert!(inside || n.dot(&(centre - on_mesh)) >= -1e-9, "pose {k}: {n:?}");
+            }
+        }
+    }
+    assert!(touching > 50 && sunk > 50, "{touching} touching, {sunk} sunk");
+}
+
+#[test]
+fn shapes_on_flat_mesh_ground_get_the_face_normal_everywhere() {
+    // A flat 12 × 12 grid of random-diagonal quads at y = 0.5: every
+    // internal edge is flat (inactive), so no contact leans.
+    let table = geom::default_dispatcher::<f64>();
+    let mut rng = Rng::new(3);
+    let n = 13;
+    let vertices: Vec<Point3<f64>> = (0..n * n)
+        .map(|k| Point3::new((k / n) as f64, 0.5, (k % n) as f64))
+        .collect();
+    let mut indices = Vec::new();
+    for i in 0..n - 1 {
+        for j in 0..n - 1 {
+            let v = |a: usize, b: usize| (a * n + b) as u32;
+            if rng.chance(0.5) {
+                indices.push([v(i, j), v(i + 1, j + 1), v(i + 1, j)]);
+                indices.push([v(i, j), v(i, j + 1), v(i + 1, j + 1)]);
+            } else {
+                indices.push([v(i, j), v(i, j + 1), v(i + 1, j)]);
+                indices.push([v(i + 1, j), v(i, j + 1), v(i + 1, j + 1)]);
+            }
+        }
+    }
+    let mesh = TriMesh::new(vertices, indices).unwrap();
+    let id = Isometry3::identity();
+    for k in 0..400 {
+        let sink = rng.range(0.001, 0.1);
+        let spin = Vector3::y() * rng.range(0.0, std::f64::consts::TAU);
+        let (x, z) = (rng.range(3.0, 9.0), rng.range(3.0, 9.0));
+        let shapes: [(Box<dyn Shape<f64>>, f64); 4] = [
+            (Box::new(Sphere::new(0.4)), 0.4),
+            // Lying on its side: the axis along x turned about y.
+            (
+                Box::new(Capsule::from_points(
+                    Point3::new(0.0, -0.75, 0.0),
+                    Point3::new(0.0, 0.75, 0.0),
+                    0.3,
+                )),
+                0.3,
+            ),
+            (Box::new(Cuboid::new(Vector3::new(0.9, 0.25, 0.6))), 0.25),
+            (
+                Box::new(Cylinder::from_points(
+                    Point3::new(0.0, -0.35, 0.0),
+                    Point3::new(0.0, 0.35, 0.0),
+                    0.3,
+                )),
+                0.3,
+            ),
+        ];
+        for (s, (shape, rest)) in shapes.iter().enumerate() {
+            let lie = if s == 1 || s == 3 {
+                UnitQuaternion::from_scaled_axis(spin)
+                    * UnitQuaternion::from_scaled_axis(Vector3::z() * std::f64::consts::FRAC_PI_2)
+            } else {
+                UnitQuaternion::from_scaled_axis(spin)
+            };
+            let pose = Isometry3::from_parts(Translation3::new(x, 0.5 + rest - sink, z), lie);
+            for points in contacts_both_orders(&table, &mesh, &id, shape.as_ref(), &pose, 0.0) {
+                assert!(!points.is_empty(), "shape {s} pose {k}");
+                // Every point at most the sink deep (a lying cylinder's
+                // curved side dips less deep beside its lowest line), the
+                // deepest exactly the sink.
+                let mut deepest = f64::NEG_INFINITY;
+                for (normal, on_mesh, _, depth) in &points {
+                    assert!(
+                        (normal - Vector3::y()).norm() < 1e-9,
+                        "shape {s} pose {k}: {normal:?}"
+                    );
+                    assert!(
+                        *depth <= sink + 1e-9,
+                        "shape {s} pose {k}: depth {depth} vs {sink}"
+                    );
+                    assert!((on_mesh.y - 0.5).abs() < 1e-9);
+                    deepest = deepest.max(*depth);
+                }
+                assert!(
+                    (deepest - sink).abs() < 1e-9,
+                    "shape {s} pose {k}: deepest {deepest} vs {sink}"
+                );
+                if s < 3 {
+                    assert!(
+                        points.iter().all(|p| (p.3 - sink).abs() < 1e-9),
+                        "shape {s} pose {k}: {points:?}"
+                    );
+                }
+                if s == 2 {
+                    assert_eq!(points.len(), 4, "a resting box reports its four corners");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_box_sunk_in_a_closed_mesh_is_pushed_out_of_the_nearest_face() {
+    let table = geom::default_dispatcher::<f64>();
+    // A closed cube mesh [−5, 5]³ (12 triangles, wound outwards).
+    let c = [-5.0, 5.0];
+    let vertices: Vec<Point3<f64>> = (0..8)
+        .map(|k| Point3::new(c[k & 1], c[(k >> 1) & 1], c[(k >> 2) & 1]))
+        .collect();
+    let quads = [
+        [0, 2, 3, 1],
+        [4, 5, 7, 6],
+        [0, 1, 5, 4],
+        [2, 6, 7, 3],
+        [0, 4, 6, 2],
+        [1, 3, 7, 5],
+    ];
+    let indices: Vec<[u32; 3]> = quads
+        .iter()
+        .flat_map(|q| [[q[0], q[1], q[2]], [q[0], q[2], q[3]]])
+        .collect();
+    let cube = TriMesh::new(vertices, indices).unwrap();
+    assert!(cube.is_closed());
+    let id = Isometry3::identity();
+    let small = Cuboid::new(Vector3::new(0.5, 0.5, 0.5));
+    // Wholly inside, its top 2.5 below the top face (the nearest): pushed
+    // up until its bottom clears it, 3.5.
+    let pose = Isometry3::translation(0.2, 2.0, -0.3);
+    for points in contacts_both_orders(&table, &cube, &id, &small, &pose, 0.0) {
+        assert_eq!(points.len(), 1, "{points:?}");
+        let (normal, _, _, depth) = points[0];
+        assert!((normal - Vector3::y()).norm() < 1e-12, "{normal:?}");
+        assert!((depth - 3.5).abs() < 1e-12, "{depth}");
+    }
+    // Poking 0.25 out of the top face: still 0.75 in the solid, pushed up
+    // by that (its four bottom corners).
+    let pose = Isometry3::translation(0.2, 5.25 - 0.5, -0.3);
+    for points in contacts_both_orders(&table, &cube, &id, &small, &pose, 0.0) {
+        assert_eq!(points.len(), 4, "{points:?}");
+        for (normal, _, _, depth) in &points {
+            assert!((normal - Vector3::y()).norm() < 1e-9, "{normal:?}");
+            assert!((depth - 0.75).abs() < 1e-9, "{depth}");
+        }
+    }
+}
+
+#[test]
+fn distances_to_a_mesh_equal_brute_force_in_both_orders() {
+    let table = geom::default_dispatcher::<f64>();
+    let mut rng = Rng::new(4);
+    let ring = torus(3.0, 1.0, 20, 10);
+    let id = Isometry3::identity();
+    let identity = Isometry3::identity();
+    let mut measured = 0;
+    for k in 0..200 {
+        let shape: Box<dyn Shape<f64>> = match k % 3 {
+            0 => Box::new(Sphere::new(rng.range(0.1, 0.5))),
+            1 => Box::new(Cuboid::new(Vector3::new(0.3, 0.2, 0.4))),
+            _ => Box::new(Capsule::from_points(
+                Point3::new(0.0, -0.25, 0.0),
+                Point3::new(0.0, 0.25, 0.0),
+                0.2,
+            )),
+        };
+        let pose = Isometry3::new(rng.vector(6.0), rng.direction() * rng.range(0.0, 3.0));
+        // Brute force: the least distance over every triangle.
+        let mut expected = f64::INFINITY;
+        let mut intersecting = false;
+        for i in 0..ring.triangle_count() as u32 {
+            match table
+                .closest_points(
+                    &ring.triangle(i).unwrap(),
+                    &identity,
+                    shape.as_ref(),
+                    &pose,
+                    f64::INFINITY,
+                )
+                .unwrap()
+            {
+                ClosestPoints::WithinMargin { point_a, point_b } => {
+                    expected = expected.min((point_b - point_a).norm())
+                }
+                ClosestPoints::Intersecting => intersecting = true,
+                ClosestPoints::Disjoint => {}
+            }
+        }
+        let centre_inside = ring.contains_local_point(&Point3::from(pose.translation.vector));
+        for swap in [false, true] {
+            let answer = if swap {
+                table.closest_points(shape.as_ref(), &pose, &ring, &id, f64::INFINITY)
+            } else {
+                table.closest_points(&ring, &id, shape.as_ref(), &pose, f64::INFINITY)
+            }
+            .unwrap();
+            match answer {
+                ClosestPoints::Intersecting => assert!(intersecting || centre_inside, "pose {k}"),
+                ClosestPoints::WithinMargin { point_a, point_b } => {
+                    assert!(!intersecting && !centre_inside, "pose {k}");
+                    measured += 1;
+                    assert!(((point_b - point_a).norm() - expected).abs() < 1e-9, "pose {k}");
+                }
+                ClosestPoints::Disjoint => panic!("pose {k}: no limit, yet disjoint"),
+            }
+        }
+    }
+    assert!(measured > 100, "{measured} measured");
+}
