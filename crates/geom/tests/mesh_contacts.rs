@@ -119,9 +119,7 @@ fn terrain_as_a_mesh_gives_the_heightfields_sphere_and_capsule_contacts() {
         let margin = 0.05;
         let [from_field, _] = contacts_both_orders(&table, &field, &id, shape.as_ref(), &pose, margin);
         for from_mesh in contacts_both_orders(&table, &mesh, &id, shape.as_ref(), &pose, margin) {
-            let deepest = |points: &[Point]| {
-                points.iter().map(|p| p.3).fold(f64::NEG_INFINITY, f64::max)
-            };
+            let deepest = |points: &[Point]| points.iter().map(|p| p.3).fold(f64::NEG_INFINITY, f64::max);
             assert_eq!(
                 from_field.is_empty(),
                 from_mesh.is_empty(),

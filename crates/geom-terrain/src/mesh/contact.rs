@@ -87,7 +87,7 @@ pub fn contact_capsule_trimesh<N: Real>(
 }
 
 /// Contacts between a mesh (`a`) and any convex `shape` (`b`), appended
-/// to `out`: see the [module documentation](self). `triangle_table`
+/// to `out`: see the [module documentation](super). `triangle_table`
 /// answers triangle–shape contacts; its errors are passed on (nothing
 /// appended then).
 pub fn contact_trimesh_convex<N: Real>(
@@ -165,7 +165,7 @@ pub fn contact_trimesh_convex<N: Real>(
 }
 
 /// One triangle manifold's points as candidates, with the normal fixed
-/// by the active edges (see the [module documentation](self)).
+/// by the active edges (see the [module documentation](super)).
 #[allow(clippy::too_many_arguments)]
 fn fix_normal<N: Real>(
     mesh: &TriMesh<N>,

@@ -17,6 +17,22 @@
 //! test ([`ray_cast_triangle_filtered`](geom_prims::triangle::ray_cast_triangle_filtered)),
 //! so a ray never slips between two triangles sharing an edge.
 //!
+//! Contacts: spheres and capsules go through the routine the heightfield
+//! uses (a swept-sphere segment against the triangles near it, one
+//! candidate per triangle with the normal fixed by the active edges, then
+//! grouped by normal and reduced to four points per manifold). Other
+//! convex shapes take each nearby triangle's contact from a
+//! [`DispatchTable`](geom_core::DispatchTable) (the analytic box–triangle
+//! routine, GJK/EPA for the rest) and fix its normal as Jolt's
+//! `ActiveEdges::FixNormal` does: a contact on the face, or on an inactive
+//! (flat or concave) edge or vertex, takes the face's normal, the shape's
+//! support feature clipped to the triangle giving each point's depth; on
+//! an active edge or vertex the routine's normal stands. An open mesh is
+//! two-sided (a shape behind it, by the pseudo-normal of the surface's
+//! nearest feature to it, is pushed out behind); a shape sunk in a closed
+//! mesh is pushed out of it. [`register_pairs`] installs these in a
+//! dispatch table in both orders; `geom::default_dispatcher` does.
+//!
 //! ```
 //! use geom_core::{Ray, Shape};
 //! use geom_terrain::TriMesh;
