@@ -85,12 +85,14 @@ pub enum ShapeKind {
     HeightField,
     /// A triangle mesh.
     TriMesh,
+    /// The convex hull of a point set.
+    ConvexHull,
     /// A shape defined outside geom, numbered by [`ShapeKind::new_custom`].
     Custom(u16),
 }
 
 /// How many built-in kinds precede the custom ones in [`ShapeKind::index`].
-pub(crate) const BUILTIN_KINDS: usize = 11;
+pub(crate) const BUILTIN_KINDS: usize = 12;
 
 impl ShapeKind {
     /// A fresh kind for a shape defined outside geom. Numbers are unique in
@@ -106,8 +108,8 @@ impl ShapeKind {
         u16::try_from(id).ok().map(ShapeKind::Custom)
     }
 
-    /// A dense index: the built-in kinds are `0..11` in declaration order,
-    /// `Custom(id)` is `11 + id`.
+    /// A dense index: the built-in kinds are `0..12` in declaration order,
+    /// `Custom(id)` is `12 + id`.
     pub fn index(self) -> usize {
         match self {
             ShapeKind::Sphere => 0,
@@ -121,6 +123,7 @@ impl ShapeKind {
             ShapeKind::Segment => 8,
             ShapeKind::HeightField => 9,
             ShapeKind::TriMesh => 10,
+            ShapeKind::ConvexHull => 11,
             ShapeKind::Custom(id) => BUILTIN_KINDS + usize::from(id),
         }
     }

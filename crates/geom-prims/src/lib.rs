@@ -43,6 +43,7 @@ pub mod ellipsoid;
 mod feature;
 pub mod gjk;
 pub mod half_space;
+pub mod hull;
 pub mod segment;
 #[cfg(feature = "serde")]
 mod serde_shapes;
@@ -57,6 +58,7 @@ pub use cuboid::Cuboid;
 pub use cylinder::Cylinder;
 pub use ellipsoid::Ellipsoid;
 pub use half_space::HalfSpace;
+pub use hull::ConvexHull;
 pub use segment::Segment;
 pub use sphere::Sphere;
 pub use triangle::Triangle;

@@ -206,7 +206,9 @@ pub mod prelude {
         Aabb, FeatureId, GeomError, LaneShape, PointProjection, Ray, RayHit, Real, Shape, ShapeKind,
     };
     pub use geom_core::{ClosestPoints, ContactManifold, ContactManifolds, ContactPoint, DispatchTable};
-    pub use geom_prims::{Capsule, Cone, Cuboid, Cylinder, Ellipsoid, HalfSpace, Segment, Sphere, Triangle};
+    pub use geom_prims::{
+        Capsule, Cone, ConvexHull, Cuboid, Cylinder, Ellipsoid, HalfSpace, Segment, Sphere, Triangle,
+    };
     pub use geom_terrain::{HeightField, HeightFieldDesc, TriMesh};
     pub use nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
 }
