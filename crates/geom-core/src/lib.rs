@@ -34,6 +34,7 @@
 
 pub mod aabb;
 pub mod bvh;
+pub mod compound;
 pub mod contact;
 pub mod dispatch;
 pub mod distance;

@@ -87,12 +87,14 @@ pub enum ShapeKind {
     TriMesh,
     /// The convex hull of a point set.
     ConvexHull,
+    /// Posed child shapes ([`Compound`](crate::compound::Compound)).
+    Compound,
     /// A shape defined outside geom, numbered by [`ShapeKind::new_custom`].
     Custom(u16),
 }
 
 /// How many built-in kinds precede the custom ones in [`ShapeKind::index`].
-pub(crate) const BUILTIN_KINDS: usize = 12;
+pub(crate) const BUILTIN_KINDS: usize = 13;
 
 impl ShapeKind {
     /// A fresh kind for a shape defined outside geom. Numbers are unique in
@@ -108,8 +110,8 @@ impl ShapeKind {
         u16::try_from(id).ok().map(ShapeKind::Custom)
     }
 
-    /// A dense index: the built-in kinds are `0..12` in declaration order,
-    /// `Custom(id)` is `12 + id`.
+    /// A dense index: the built-in kinds are `0..13` in declaration order,
+    /// `Custom(id)` is `13 + id`.
     pub fn index(self) -> usize {
         match self {
             ShapeKind::Sphere => 0,
@@ -124,6 +126,7 @@ impl ShapeKind {
             ShapeKind::HeightField => 9,
             ShapeKind::TriMesh => 10,
             ShapeKind::ConvexHull => 11,
+            ShapeKind::Compound => 12,
             ShapeKind::Custom(id) => BUILTIN_KINDS + usize::from(id),
         }
     }

@@ -169,6 +169,7 @@ pub use nalgebra;
 pub use simba;
 
 pub use geom_core::bvh::{Bvh, BvhOptions};
+pub use geom_core::compound::Compound;
 pub use geom_core::{
     Aabb, FeatureId, GeomError, Lane, LaneHit, LaneProjection, LaneShape, PointProjection, Ray, RayHit, Real,
     Shape, ShapeKind,
@@ -202,6 +203,7 @@ pub use geom_core::DoubleDouble;
 /// assert_eq!(cube.aabb(&Isometry3::identity()), Aabb::new(Point3::new(-1.0, -1.0, -1.0), Point3::new(1.0, 1.0, 1.0)));
 /// ```
 pub mod prelude {
+    pub use geom_core::compound::Compound;
     pub use geom_core::{
         Aabb, FeatureId, GeomError, LaneShape, PointProjection, Ray, RayHit, Real, Shape, ShapeKind,
     };

@@ -392,6 +392,7 @@ fn kind_indices_are_dense_and_distinct() {
         ShapeKind::HeightField,
         ShapeKind::TriMesh,
         ShapeKind::ConvexHull,
+        ShapeKind::Compound,
     ];
     let indices: Vec<usize> = builtins.iter().map(|k| k.index()).collect();
     assert_eq!(indices, (0..BUILTIN_KINDS).collect::<Vec<_>>());

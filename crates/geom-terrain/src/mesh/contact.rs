@@ -340,9 +340,12 @@ pub fn closest_points_trimesh_convex<N: Real>(
     let mut failure = None;
     let limit = max_distance + reach;
     mesh.bvh.closest(&centre, limit, |id, bound| {
+        if failure.is_some() {
+            return None;
+        }
         let [a, b, c] = mesh.indices[id as usize].map(|v| mesh.vertices[v as usize]);
         let triangle = Triangle { a, b, c };
-        let within = (bound - reach).min(max_distance);
+        let within = (bound - reach).max(N::zero()).min(max_distance);
         match triangle_table.closest_points(&triangle, &identity, shape, &local_pose, within) {
             Ok(ClosestPoints::WithinMargin { point_a, point_b }) => {
                 let distance = geom_core::ray::length_without_overflow(&(point_b - point_a));
