@@ -132,6 +132,7 @@ pub mod from_parry3d;
 pub mod packet;
 #[cfg(feature = "parallel")]
 pub mod parallel;
+pub mod world;
 
 pub use batch::{
     BatchReal, BatchShape, HitBatch, HitRows, Pack, RayBatch, RayRows, ray_cast_batch, ray_cast_batch_lanes,
@@ -141,6 +142,7 @@ pub use dispatcher::default_dispatcher;
 pub use packet::{CapsulePacket, Centered, CuboidPacket, SpherePacket};
 #[cfg(feature = "parallel")]
 pub use parallel::par_ray_cast_batch;
+pub use world::World;
 
 /// The foundation crate `geom-core` (scalar traits, rays, boxes, the
 /// [`Shape`] trait, distance routines, contact types, the dispatch table).

@@ -58,6 +58,8 @@ use nalgebra::Point3;
 use crate::aabb::Aabb;
 use crate::scalar::Real;
 
+pub use query::PairTask;
+
 /// How a [`Bvh`] is built.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BvhOptions {

@@ -134,6 +134,16 @@ fn push_sorted<N: Real>(
     }
 }
 
+/// A part of a pair traversal: two subtrees (or one, for the pairs within
+/// it) whose boxes overlap. See [`Bvh::self_pair_tasks`].
+#[derive(Clone, Debug)]
+pub struct PairTask<N: Real> {
+    x: ChildRef,
+    box_x: Aabb<N>,
+    y: ChildRef,
+    box_y: Aabb<N>,
+}
+
 impl<N: Real> Bvh<N> {
     /// The first primitive along `ray` within `[0, max_t]`: `test(i, best)`
     /// gets each primitive whose box the ray meets, nearest boxes first,
@@ -308,54 +318,139 @@ impl<N: Real> Bvh<N> {
         if !a.intersects(&b) {
             return;
         }
-        let mut stack = vec![(0 as ChildRef, a, 0 as ChildRef, b)];
-        while let Some((x, box_x, y, box_y)) = stack.pop() {
-            self.descend_pair(other, x, &box_x, y, &box_y, &mut stack, &mut pair);
+        let mut stack = vec![PairTask {
+            x: 0,
+            box_x: a,
+            y: 0,
+            box_y: b,
+        }];
+        while let Some(task) = stack.pop() {
+            self.descend_pair(
+                other,
+                task.x,
+                &task.box_x,
+                task.y,
+                &task.box_y,
+                &mut stack,
+                &mut pair,
+            );
         }
     }
 
     /// Calls `pair(i, j)` with `i < j` once for every two primitives of
     /// this tree whose boxes overlap (touching counts): the candidate pairs
-    /// of a broad phase.
+    /// of a broad phase. Allocates its traversal stack (once per call).
     pub fn for_each_self_pair<F>(&self, mut pair: F)
     where
         F: FnMut(u32, u32),
     {
-        if self.nodes.is_empty() {
+        let Some(root) = self.root_aabb() else {
             return;
-        }
+        };
         // `(x, x)` stands for the pairs within subtree x.
-        let mut stack: Vec<(ChildRef, Aabb<N>, ChildRef, Aabb<N>)> = Vec::new();
-        let root = self.root_aabb().expect("a non-empty tree");
-        stack.push((0, root, 0, root));
-        while let Some((x, box_x, y, box_y)) = stack.pop() {
-            if x != y {
-                self.descend_pair(self, x, &box_x, y, &box_y, &mut stack, &mut |i, j| {
-                    pair(i.min(j), i.max(j))
-                });
-            } else if x & LEAF != 0 {
-                let indices = self.leaf_indices(x & !LEAF);
-                for (k, &i) in indices.iter().enumerate() {
-                    for &j in &indices[k + 1..] {
-                        if self.boxes[i as usize].intersects(&self.boxes[j as usize]) {
-                            pair(i.min(j), i.max(j));
-                        }
+        let mut stack: Vec<PairTask<N>> = vec![PairTask {
+            x: 0,
+            box_x: root,
+            y: 0,
+            box_y: root,
+        }];
+        while let Some(task) = stack.pop() {
+            self.self_pair_step(&task, &mut stack, &mut pair);
+        }
+    }
+
+    /// The self-pair traversal ([`Bvh::for_each_self_pair`]) cut into at
+    /// least `at_least` independent parts where the tree allows, for
+    /// threads to share: every candidate pair is found by exactly one
+    /// task through [`Bvh::for_each_self_pair_in`].
+    pub fn self_pair_tasks(&self, at_least: usize) -> Vec<PairTask<N>> {
+        let Some(root) = self.root_aabb() else {
+            return Vec::new();
+        };
+        let mut queue = std::collections::VecDeque::from([PairTask {
+            x: 0,
+            box_x: root,
+            y: 0,
+            box_y: root,
+        }]);
+        let mut done = Vec::new();
+        let mut expanded = Vec::new();
+        while queue.len() + done.len() < at_least {
+            let Some(task) = queue.pop_front() else {
+                break;
+            };
+            if task.x & LEAF != 0 && task.y & LEAF != 0 {
+                // Reports pairs: left whole.
+                done.push(task);
+                continue;
+            }
+            expanded.clear();
+            self.self_pair_step(&task, &mut expanded, &mut |_, _| {
+                unreachable!("a step with an inner side reports no pair")
+            });
+            queue.extend(expanded.drain(..));
+        }
+        done.extend(queue);
+        done
+    }
+
+    /// The candidate pairs of one task of [`Bvh::self_pair_tasks`], as
+    /// [`Bvh::for_each_self_pair`] reports them.
+    pub fn for_each_self_pair_in<F>(&self, task: &PairTask<N>, mut pair: F)
+    where
+        F: FnMut(u32, u32),
+    {
+        let mut stack = vec![task.clone()];
+        while let Some(task) = stack.pop() {
+            self.self_pair_step(&task, &mut stack, &mut pair);
+        }
+    }
+
+    /// One step of the self-pair traversal: `(x, x)` expands into its
+    /// children's pairs (or reports a leaf's own pairs); `(x, y)` is a
+    /// two-subtree descent step.
+    fn self_pair_step<F>(&self, task: &PairTask<N>, stack: &mut Vec<PairTask<N>>, pair: &mut F)
+    where
+        F: FnMut(u32, u32),
+    {
+        let PairTask { x, box_x, y, box_y } = task;
+        let (x, y) = (*x, *y);
+        if x != y {
+            self.descend_pair(self, x, box_x, y, box_y, stack, &mut |i, j| {
+                pair(i.min(j), i.max(j))
+            });
+        } else if x & LEAF != 0 {
+            let indices = self.leaf_indices(x & !LEAF);
+            for (k, &i) in indices.iter().enumerate() {
+                for &j in &indices[k + 1..] {
+                    if self.boxes[i as usize].intersects(&self.boxes[j as usize]) {
+                        pair(i.min(j), i.max(j));
                     }
                 }
-            } else {
-                let node = &self.nodes[x as usize];
-                for k in 0..4 {
-                    if node.children[k] == EMPTY {
-                        continue;
-                    }
-                    let box_k = node.child_box(k);
-                    stack.push((node.children[k], box_k, node.children[k], box_k));
-                    for m in k + 1..4 {
-                        if node.children[m] != EMPTY {
-                            let box_m = node.child_box(m);
-                            if box_k.intersects(&box_m) {
-                                stack.push((node.children[k], box_k, node.children[m], box_m));
-                            }
+            }
+        } else {
+            let node = &self.nodes[x as usize];
+            for k in 0..4 {
+                if node.children[k] == EMPTY {
+                    continue;
+                }
+                let box_k = node.child_box(k);
+                stack.push(PairTask {
+                    x: node.children[k],
+                    box_x: box_k,
+                    y: node.children[k],
+                    box_y: box_k,
+                });
+                for m in k + 1..4 {
+                    if node.children[m] != EMPTY {
+                        let box_m = node.child_box(m);
+                        if box_k.intersects(&box_m) {
+                            stack.push(PairTask {
+                                x: node.children[k],
+                                box_x: box_k,
+                                y: node.children[m],
+                                box_y: box_m,
+                            });
                         }
                     }
                 }
@@ -375,7 +470,7 @@ impl<N: Real> Bvh<N> {
         box_x: &Aabb<N>,
         y: ChildRef,
         box_y: &Aabb<N>,
-        stack: &mut Vec<(ChildRef, Aabb<N>, ChildRef, Aabb<N>)>,
+        stack: &mut Vec<PairTask<N>>,
         pair: &mut F,
     ) where
         F: FnMut(u32, u32),
@@ -401,7 +496,12 @@ impl<N: Real> Bvh<N> {
             let hit = overlaps(node, box_y);
             for k in 0..4 {
                 if hit[k] && node.children[k] != EMPTY {
-                    stack.push((node.children[k], node.child_box(k), y, *box_y));
+                    stack.push(PairTask {
+                        x: node.children[k],
+                        box_x: node.child_box(k),
+                        y,
+                        box_y: *box_y,
+                    });
                 }
             }
         } else {
@@ -409,7 +509,12 @@ impl<N: Real> Bvh<N> {
             let hit = overlaps(node, box_x);
             for k in 0..4 {
                 if hit[k] && node.children[k] != EMPTY {
-                    stack.push((x, *box_x, node.children[k], node.child_box(k)));
+                    stack.push(PairTask {
+                        x,
+                        box_x: *box_x,
+                        y: node.children[k],
+                        box_y: node.child_box(k),
+                    });
                 }
             }
         }

@@ -437,3 +437,28 @@ fn f32_tree_answers_like_f64() {
     bvh.for_each_self_pair(|i, j| assert!(pairs.insert((i, j))));
     assert_eq!(pairs, brute_self_pairs(&boxes64));
 }
+
+#[test]
+fn self_pair_tasks_split_the_pairs_without_loss_or_repeat() {
+    let mut rng = Rng::new(9);
+    let boxes = random_boxes_up_to(&mut rng, 900, 1.0);
+    let bvh = Bvh::build(&boxes);
+    let expected = brute_self_pairs(&boxes);
+    for at_least in [1, 2, 7, 64, 10_000] {
+        let tasks = bvh.self_pair_tasks(at_least);
+        assert!(
+            tasks.len() >= at_least.min(50),
+            "{} tasks for {at_least}",
+            tasks.len()
+        );
+        let mut found = BTreeSet::new();
+        for task in &tasks {
+            bvh.for_each_self_pair_in(task, |i, j| {
+                assert!(i < j);
+                assert!(found.insert((i, j)), "pair ({i}, {j}) twice");
+            });
+        }
+        assert_eq!(found, expected, "{at_least} tasks");
+    }
+    assert!(Bvh::<f64>::build(&[]).self_pair_tasks(8).is_empty());
+}

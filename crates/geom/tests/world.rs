@@ -1,0 +1,221 @@
+//! The world's queries against brute force over every object, through
+//! inserts, moves (small and large) and removals.
+
+use std::sync::Arc;
+
+use geom::World;
+use geom::prelude::*;
+use geom::world::Handle;
+use geom_random::Rng;
+
+/// An object of the reference list.
+type Placed = (Handle, Arc<dyn Shape<f64>>, Isometry3<f64>);
+
+fn random_shape(rng: &mut Rng) -> Arc<dyn Shape<f64>> {
+    match rng.below(5) {
+        0 => Arc::new(Sphere::new(rng.range(0.2, 1.0))),
+        1 => Arc::new(Cuboid::new(Vector3::new(
+            rng.range(0.1, 1.0),
+            rng.range(0.1, 1.0),
+            rng.range(0.1, 1.0),
+        ))),
+        2 => Arc::new(Capsule::from_points(
+            Point3::new(0.0, -0.5, 0.0),
+            Point3::new(0.0, 0.5, 0.0),
+            rng.range(0.1, 0.5),
+        )),
+        3 => Arc::new(Cylinder::from_points(
+            Point3::new(0.0, -0.4, 0.0),
+            Point3::new(0.0, 0.4, 0.0),
+            rng.range(0.1, 0.6),
+        )),
+        _ => Arc::new(Cone::from_points(
+            Point3::new(0.0, 0.5, 0.0),
+            Point3::new(0.0, -0.5, 0.0),
+            rng.range(0.2, 0.7),
+        )),
+    }
+}
+
+fn random_pose(rng: &mut Rng, spread: f64) -> Isometry3<f64> {
+    Isometry3::new(rng.vector(spread), rng.direction() * rng.range(0.0, 3.0))
+}
+
+/// A world of `count` objects and, beside it, the same objects in a list
+/// (the brute-force reference), with some churn: removals, re-inserts,
+/// small and large moves.
+fn churned_world(rng: &mut Rng, count: usize) -> (World<f64, usize>, Vec<(Handle, usize)>) {
+    let mut world = World::new();
+    let mut live: Vec<(Handle, usize)> = Vec::new();
+    for id in 0..count {
+        let handle = world.insert(random_shape(rng), random_pose(rng, 15.0), id);
+        live.push((handle, id));
+    }
+    for round in 0..3 {
+        // Remove a few, insert a few, move everything.
+        for _ in 0..count / 10 {
+            let k = rng.below(live.len());
+            let (handle, id) = live.swap_remove(k);
+            assert_eq!(world.remove(handle), Some(id));
+            assert_eq!(world.remove(handle), None, "a removed handle is stale");
+            assert!(world.get(handle).is_none());
+        }
+        for id in 0..count / 10 {
+            let id = count * (round + 1) + id;
+            live.push((world.insert(random_shape(rng), random_pose(rng, 15.0), id), id));
+        }
+        // Queries in between, so that the moves below refit a built tree.
+        let mut pairs = Vec::new();
+        world.candidate_pairs(&mut pairs);
+        for &(handle, _) in &live {
+            let (_, pose, _) = world.get(handle).unwrap();
+            let step = if rng.chance(0.05) {
+                rng.vector(20.0)
+            } else {
+                rng.vector(0.5)
+            };
+            let moved = Isometry3::from_parts((pose.translation.vector + step).into(), pose.rotation);
+            assert!(world.set_pose(handle, moved));
+        }
+    }
+    (world, live)
+}
+
+#[test]
+fn queries_equal_brute_force_through_churn() {
+    let table = geom::default_dispatcher::<f64>();
+    let mut rng = Rng::new(1);
+    let (mut world, live) = churned_world(&mut rng, 300);
+    assert_eq!(world.len(), live.len());
+    let objects: Vec<Placed> = live
+        .iter()
+        .map(|&(h, _)| {
+            let (shape, pose, _) = world.get(h).unwrap();
+            (h, Arc::clone(shape), *pose)
+        })
+        .collect();
+    // Candidate pairs: every two objects whose boxes overlap.
+    let mut expected = Vec::new();
+    for (i, (ha, sa, pa)) in objects.iter().enumerate() {
+        for (hb, sb, pb) in &objects[i + 1..] {
+            if sa.aabb(pa).intersects(&sb.aabb(pb)) {
+                expected.push(((*ha).min(*hb), (*ha).max(*hb)));
+            }
+        }
+    }
+    expected.sort_unstable();
+    let mut pairs = Vec::new();
+    world.candidate_pairs(&mut pairs);
+    assert_eq!(pairs, expected);
+    assert!(pairs.len() > 20, "{} pairs", pairs.len());
+    #[cfg(feature = "parallel")]
+    {
+        let mut parallel = Vec::new();
+        world.par_candidate_pairs(&mut parallel);
+        assert_eq!(parallel, expected);
+    }
+    // Ray casts: the nearest object's hit.
+    for _ in 0..300 {
+        let ray = Ray::new(Point3::from(rng.vector(25.0)), rng.direction());
+        let brute = objects
+            .iter()
+            .filter_map(|(h, s, p)| s.ray_cast(p, &ray, 60.0, true).map(|hit| (hit.t, *h)))
+            .min_by(|a, b| a.0.total_cmp(&b.0));
+        let hit = world.ray_cast(&ray, 60.0, true).map(|(h, hit)| (hit.t, h));
+        assert_eq!(hit.map(|x| x.0), brute.map(|x| x.0), "{ray:?}");
+    }
+    // Overlaps of a probe: every object at distance zero.
+    for _ in 0..100 {
+        let probe = Sphere::new(rng.range(0.5, 3.0));
+        let pose = Isometry3::translation(
+            rng.range(-20.0, 20.0),
+            rng.range(-20.0, 20.0),
+            rng.range(-20.0, 20.0),
+        );
+        let mut brute: Vec<Handle> = objects
+            .iter()
+            .filter(|(_, s, p)| {
+                !matches!(
+                    table.closest_points(&probe, &pose, s.as_ref(), p, 0.0).unwrap(),
+                    ClosestPoints::Disjoint
+                )
+            })
+            .map(|(h, ..)| *h)
+            .collect();
+        brute.sort_unstable();
+        let mut found = Vec::new();
+        world.overlaps(&probe, &pose, &table, &mut found).unwrap();
+        assert_eq!(found, brute);
+    }
+    // Sweeps: the earliest object hit.
+    for _ in 0..60 {
+        let mover = Sphere::new(rng.range(0.2, 1.0));
+        let pose = Isometry3::translation(
+            rng.range(-20.0, 20.0),
+            rng.range(-20.0, 20.0),
+            rng.range(-20.0, 20.0),
+        );
+        let motion = rng.direction() * rng.range(1.0, 15.0);
+        let brute = objects
+            .iter()
+            .filter_map(|(h, s, p)| {
+                geom::sweep_shape(&mover, &pose, &motion, s.as_ref(), p, &table)
+                    .unwrap()
+                    .map(|hit| (hit.toi, *h))
+            })
+            .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let hit = world
+            .sweep(&mover, &pose, &motion, &table, None)
+            .unwrap()
+            .map(|(h, hit)| (hit.toi, h));
+        assert_eq!(hit, brute);
+    }
+}
+
+#[test]
+fn handles_stay_valid_and_stale_ones_are_refused() {
+    let mut world: World<f64, &str> = World::new();
+    let a = world.insert(Arc::new(Sphere::new(1.0)), Isometry3::identity(), "a");
+    let b = world.insert(
+        Arc::new(Sphere::new(1.0)),
+        Isometry3::translation(1.5, 0.0, 0.0),
+        "b",
+    );
+    assert_eq!(world.remove(a), Some("a"));
+    // The freed slot is reused, under a new generation.
+    let c = world.insert(
+        Arc::new(Sphere::new(1.0)),
+        Isometry3::translation(-1.5, 0.0, 0.0),
+        "c",
+    );
+    assert_ne!(a, c);
+    assert!(world.data(a).is_none() && !world.set_pose(a, Isometry3::identity()));
+    assert_eq!((world.data(b), world.data(c)), (Some(&"b"), Some(&"c")));
+    *world.data_mut(c).unwrap() = "c2";
+    assert_eq!(world.data(c), Some(&"c2"));
+    let mut pairs = Vec::new();
+    world.candidate_pairs(&mut pairs);
+    assert!(pairs.is_empty(), "{pairs:?}");
+    world.set_pose(c, Isometry3::translation(0.0, 0.0, 0.0));
+    world.candidate_pairs(&mut pairs);
+    assert_eq!(pairs, vec![(b.min(c), b.max(c))]);
+    assert_eq!(world.handles().count(), 2);
+    // NaN rays and empty worlds answer nothing.
+    assert!(
+        world
+            .ray_cast(
+                &Ray::new(Point3::new(f64::NAN, 0.0, 0.0), Vector3::x()),
+                10.0,
+                true
+            )
+            .is_none()
+    );
+    let mut empty: World<f64, ()> = World::new();
+    assert!(
+        empty
+            .ray_cast(&Ray::new(Point3::origin(), Vector3::x()), 10.0, true)
+            .is_none()
+    );
+    empty.candidate_pairs(&mut pairs);
+    assert!(pairs.is_empty());
+}
