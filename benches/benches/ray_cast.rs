@@ -13,7 +13,7 @@ fn ray_casts(c: &mut Criterion) {
         let (group_name, variant) = measure.name.split_once('/').unwrap_or(("misc", &measure.name));
         let mut group = c.benchmark_group(group_name);
         group.throughput(Throughput::Elements(measure.items as u64));
-        if group_name == "rays_1e6" || group_name == "terrain" {
+        if matches!(group_name, "rays_1e6" | "terrain" | "mesh" | "bvh" | "world") {
             group.sample_size(10);
         }
         let mut geom = measure.geom;

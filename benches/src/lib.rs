@@ -16,6 +16,7 @@ use parry3d::math::{Pose, Rot3, Vector};
 use parry3d::query::RayCast;
 use simba::simd::{WideF32x4, WideF32x8};
 
+pub mod mesh;
 pub mod pairs;
 
 /// One timed pass: runs the work once and returns a checksum (kept alive
@@ -527,6 +528,7 @@ pub fn measures(threads: usize) -> Vec<Measure> {
     packet_measures(&mut measures);
     terrain::measures(&mut measures);
     pairs::measures(&mut measures);
+    mesh::measures(&mut measures, &pool);
     measures
 }
 

@@ -84,6 +84,8 @@ pub struct World<N: Real, T> {
     stale: Stale,
     /// The root box's half area when the tree was built.
     built_area: N,
+    /// Scratch for sorting candidate pairs.
+    keys: Vec<u64>,
 }
 
 impl<N: Real, T> std::fmt::Debug for World<N, T> {
@@ -113,6 +115,7 @@ impl<N: Real, T> World<N, T> {
             boxes: Vec::new(),
             stale: Stale::Fresh,
             built_area: N::zero(),
+            keys: Vec::new(),
         }
     }
 
@@ -363,11 +366,28 @@ impl<N: Real, T> World<N, T> {
     pub fn candidate_pairs(&mut self, out: &mut Vec<(Handle, Handle)>) {
         out.clear();
         self.update();
+        // Sorted as slot-index pairs packed in one integer (a slot holds
+        // one generation at a time, so the order is the handles').
+        let mut keys = std::mem::take(&mut self.keys);
+        keys.clear();
         self.bvh.for_each_self_pair(|i, j| {
-            let (a, b) = (self.handle_of(i), self.handle_of(j));
-            out.push((a.min(b), a.max(b)));
+            let (a, b) = (self.order[i as usize], self.order[j as usize]);
+            keys.push(u64::from(a.min(b)) << 32 | u64::from(a.max(b)));
         });
-        out.sort_unstable();
+        keys.sort_unstable();
+        out.extend(
+            keys.iter()
+                .map(|&key| (self.handle_at((key >> 32) as u32), self.handle_at(key as u32))),
+        );
+        self.keys = keys;
+    }
+
+    /// The live handle of slot `index`.
+    fn handle_at(&self, index: u32) -> Handle {
+        Handle {
+            index,
+            generation: self.slots[index as usize].generation,
+        }
     }
 
     /// [`World::candidate_pairs`] on rayon's threads: the same pairs in
@@ -382,21 +402,23 @@ impl<N: Real, T> World<N, T> {
         self.update();
         let tasks = self.bvh.self_pair_tasks(8 * rayon::current_num_threads());
         let this = &*self;
-        let parts: Vec<Vec<(Handle, Handle)>> = tasks
+        let parts: Vec<Vec<u64>> = tasks
             .par_iter()
             .map(|task| {
                 let mut part = Vec::new();
                 this.bvh.for_each_self_pair_in(task, |i, j| {
-                    let (a, b) = (this.handle_of(i), this.handle_of(j));
-                    part.push((a.min(b), a.max(b)));
+                    let (a, b) = (this.order[i as usize], this.order[j as usize]);
+                    part.push(u64::from(a.min(b)) << 32 | u64::from(a.max(b)));
                 });
                 part
             })
             .collect();
-        for part in parts {
-            out.extend(part);
-        }
-        out.par_sort_unstable();
+        let mut keys: Vec<u64> = parts.concat();
+        keys.par_sort_unstable();
+        out.extend(
+            keys.iter()
+                .map(|&key| (self.handle_at((key >> 32) as u32), self.handle_at(key as u32))),
+        );
     }
 }
 

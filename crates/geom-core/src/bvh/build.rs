@@ -31,23 +31,97 @@ impl<N: Real> Binary<N> {
     }
 }
 
-/// The box's centre with non-finite coordinates (unbounded boxes) read as
-/// zero, so that binning sees finite numbers.
-fn centroid<N: Real>(aabb: &Aabb<N>) -> Point3<N> {
+/// The box's centre in `f32` (binning needs an order, not exactness, and
+/// the primitives stay small for the passes over them), with non-finite
+/// coordinates (unbounded boxes, beyond `f32`) read as zero, so that
+/// binning sees finite numbers.
+fn centroid<N: Real>(aabb: &Aabb<N>) -> Point3<f32> {
     let half: N = nalgebra::convert(0.5);
-    aabb.mins
-        .coords
-        .zip_map(&aabb.maxs.coords, |a, b| {
-            let c = a * half + b * half;
-            if c.is_finite() { c } else { N::zero() }
-        })
-        .into()
+    Point3::from(aabb.mins.coords.zip_map(&aabb.maxs.coords, |a, b| {
+        let c: f64 = (a * half + b * half).to_subset().unwrap_or(0.0);
+        let c = c as f32;
+        if c.is_finite() { c } else { 0.0 }
+    }))
 }
 
-struct Builder<'a, N: Real> {
-    boxes: &'a [Aabb<N>],
-    centroids: Vec<Point3<N>>,
-    indices: Vec<u32>,
+/// A primitive during the build: its box, its centre and its index,
+/// stored together and reordered as the tree splits them, so that every
+/// pass over a node's primitives reads memory in order.
+#[derive(Clone, Copy)]
+struct Primitive<N: Real> {
+    aabb: Aabb<N>,
+    centroid: Point3<f32>,
+    index: u32,
+}
+
+/// A node's primitives' boxes and centres, bounded.
+#[derive(Clone, Copy)]
+struct Bounds<N: Real> {
+    aabb: Aabb<N>,
+    centroids: Aabb<f32>,
+}
+
+impl<N: Real> Bounds<N> {
+    /// Bounds of nothing: merging with them changes nothing.
+    fn empty() -> Self {
+        fn empty<M: Real>() -> Aabb<M> {
+            let inf = nalgebra::convert::<f64, M>(f64::INFINITY);
+            Aabb {
+                mins: Point3::new(inf, inf, inf),
+                maxs: Point3::new(-inf, -inf, -inf),
+            }
+        }
+        Bounds {
+            aabb: empty(),
+            centroids: empty(),
+        }
+    }
+
+    fn of(primitive: &Primitive<N>) -> Self {
+        Bounds {
+            aabb: primitive.aabb,
+            centroids: Aabb {
+                mins: primitive.centroid,
+                maxs: primitive.centroid,
+            },
+        }
+    }
+
+    fn merged(&self, other: &Self) -> Self {
+        Bounds {
+            aabb: self.aabb.merged(&other.aabb),
+            centroids: self.centroids.merged(&other.centroids),
+        }
+    }
+
+    /// Grows these bounds, in place, to hold `primitive`.
+    #[inline]
+    fn include(&mut self, primitive: &Primitive<N>) {
+        for k in 0..3 {
+            self.aabb.mins[k] = self.aabb.mins[k].min(primitive.aabb.mins[k]);
+            self.aabb.maxs[k] = self.aabb.maxs[k].max(primitive.aabb.maxs[k]);
+            let c = primitive.centroid[k];
+            self.centroids.mins[k] = self.centroids.mins[k].min(c);
+            self.centroids.maxs[k] = self.centroids.maxs[k].max(c);
+        }
+    }
+
+    fn including(&self, primitive: &Primitive<N>) -> Self {
+        Bounds {
+            aabb: self.aabb.merged(&primitive.aabb),
+            centroids: self.centroids.including(&primitive.centroid),
+        }
+    }
+
+    fn over(primitives: &[Primitive<N>]) -> Self {
+        primitives[1..]
+            .iter()
+            .fold(Bounds::of(&primitives[0]), |b, p| b.including(p))
+    }
+}
+
+struct Builder<N: Real> {
+    primitives: Vec<Primitive<N>>,
     nodes: Vec<Binary<N>>,
     max_leaf: usize,
 }
@@ -65,53 +139,75 @@ pub(super) fn build<N: Real>(boxes: &[Aabb<N>], options: BvhOptions) -> Bvh<N> {
             leaves: Vec::new(),
             indices: Vec::new(),
             boxes,
+            positions: Vec::new(),
         };
     }
+    let max_leaf = options.max_leaf_size.clamp(1, 16);
     let mut builder = Builder {
-        boxes: &boxes,
-        centroids: boxes.iter().map(centroid).collect(),
-        indices: (0..boxes.len() as u32).collect(),
-        nodes: Vec::with_capacity(2 * boxes.len() / options.max_leaf_size.clamp(1, 16) + 1),
-        max_leaf: options.max_leaf_size.clamp(1, 16),
+        primitives: boxes
+            .iter()
+            .enumerate()
+            .map(|(i, aabb)| Primitive {
+                aabb: *aabb,
+                centroid: centroid(aabb),
+                index: i as u32,
+            })
+            .collect(),
+        nodes: Vec::with_capacity(2 * boxes.len() / max_leaf + 1),
+        max_leaf,
     };
-    let root = builder.split(0, boxes.len(), 0);
+    let bounds = Bounds::over(&builder.primitives);
+    let root = builder.split(0, boxes.len(), 0, bounds);
     let mut tree = Bvh {
         nodes: Vec::with_capacity(builder.nodes.len() / 3 + 1),
         leaves: Vec::new(),
         indices: Vec::new(),
         boxes: Vec::new(),
+        positions: Vec::new(),
     };
     collapse(&builder.nodes, root, &mut tree);
-    tree.indices = builder.indices;
-    tree.boxes = boxes;
+    tree.indices = builder.primitives.iter().map(|p| p.index).collect();
+    tree.boxes = builder.primitives.iter().map(|p| p.aabb).collect();
+    tree.positions = vec![0; boxes.len()];
+    for (position, &index) in tree.indices.iter().enumerate() {
+        tree.positions[index as usize] = position as u32;
+    }
     tree
 }
 
-impl<N: Real> Builder<'_, N> {
-    /// Builds the binary subtree over `indices[start..end]` and returns its
-    /// node's index.
-    fn split(&mut self, start: usize, end: usize, depth: usize) -> usize {
-        let aabb = self.indices[start..end]
-            .iter()
-            .map(|&i| self.boxes[i as usize])
-            .reduce(|a, b| a.merged(&b))
-            .expect("a non-empty range");
+impl<N: Real> Builder<N> {
+    /// Builds the binary subtree over `primitives[start..end]`, whose
+    /// bounds are `bounds`, and returns its node's index.
+    fn split(&mut self, start: usize, end: usize, depth: usize, bounds: Bounds<N>) -> usize {
         let count = end - start;
         if count <= self.max_leaf {
-            return self.push_leaf(aabb, start, count);
+            return self.push_leaf(bounds.aabb, start, count);
         }
-        let (axis, low, high) = self.centroid_extent(start, end);
-        let mid = if high > low && depth < SAH_DEPTH {
+        let extent = bounds.centroids.maxs - bounds.centroids.mins;
+        let axis = extent.imax();
+        let (low, high) = (bounds.centroids.mins[axis], bounds.centroids.maxs[axis]);
+        let split = if high > low && depth < SAH_DEPTH {
             self.binned_split(start, end, axis, low, high)
         } else {
             None
         };
         // Every centroid at one point, deep in the tree, or unbounded
         // boxes: split at the median along the axis.
-        let mid = mid.unwrap_or_else(|| self.median_split(start, end, axis));
-        let left = self.split(start, mid, depth + 1);
-        let right = self.split(mid, end, depth + 1);
-        self.nodes.push(Binary::Inner { aabb, left, right });
+        let (mid, left, right) = split.unwrap_or_else(|| {
+            let mid = self.median_split(start, end, axis);
+            (
+                mid,
+                Bounds::over(&self.primitives[start..mid]),
+                Bounds::over(&self.primitives[mid..end]),
+            )
+        });
+        let left = self.split(start, mid, depth + 1, left);
+        let right = self.split(mid, end, depth + 1, right);
+        self.nodes.push(Binary::Inner {
+            aabb: bounds.aabb,
+            left,
+            right,
+        });
         self.nodes.len() - 1
     }
 
@@ -124,101 +220,78 @@ impl<N: Real> Builder<'_, N> {
         self.nodes.len() - 1
     }
 
-    /// The axis along which the centroids spread most, and their range on it.
-    fn centroid_extent(&self, start: usize, end: usize) -> (usize, N, N) {
-        let first = self.centroids[self.indices[start] as usize];
-        let (lo, hi) = self.indices[start + 1..end]
-            .iter()
-            .fold((first, first), |(lo, hi), &i| {
-                let c = &self.centroids[i as usize];
-                (lo.inf(c), hi.sup(c))
-            });
-        let extent = hi - lo;
-        let axis = extent.imax();
-        (axis, lo[axis], hi[axis])
-    }
-
     /// The SAH's best split among the bins' boundaries (least
     /// `area(left)·count(left) + area(right)·count(right)`), the primitives
-    /// partitioned around it; `None` when no cost is finite (unbounded
-    /// boxes on both sides).
-    fn binned_split(&mut self, start: usize, end: usize, axis: usize, low: N, high: N) -> Option<usize> {
-        let bins_n: N = nalgebra::convert(BINS as f64);
-        let scale = bins_n / (high - low);
+    /// partitioned around it, with each side's bounds; `None` when no cost
+    /// is finite (unbounded boxes on both sides).
+    fn binned_split(
+        &mut self,
+        start: usize,
+        end: usize,
+        axis: usize,
+        low: f32,
+        high: f32,
+    ) -> Option<(usize, Bounds<N>, Bounds<N>)> {
+        let scale = BINS as f32 / (high - low);
         if !scale.is_finite() {
             return None;
         }
-        let bin_of = |c: N| -> usize {
-            let b = ((c - low) * scale).floor();
-            // NaN and negatives go to bin 0, the top edge to the last bin.
-            if b >= bins_n - N::one() {
-                BINS - 1
-            } else if b > N::zero() {
-                nalgebra::try_convert::<N, f64>(b).unwrap_or(0.0) as usize
-            } else {
-                0
-            }
-        };
+        // The float-to-integer cast saturates (NaN to 0): the top edge and
+        // anything past it go to the last bin.
+        let bin_of = |c: f32| (((c - low) * scale) as usize).min(BINS - 1);
         let mut counts = [0usize; BINS];
-        let mut bounds: [Option<Aabb<N>>; BINS] = [None; BINS];
-        for &i in &self.indices[start..end] {
-            let b = bin_of(self.centroids[i as usize][axis]);
+        let mut bins = [Bounds::empty(); BINS];
+        for primitive in &self.primitives[start..end] {
+            let b = bin_of(primitive.centroid[axis]);
             counts[b] += 1;
-            let primitive = &self.boxes[i as usize];
-            bounds[b] = Some(bounds[b].map_or(*primitive, |x| x.merged(primitive)));
+            bins[b].include(primitive);
         }
-        // Areas and counts of the left side after each boundary, then the
-        // right side swept back.
-        let mut left_area = [N::zero(); BINS];
+        // The bounds and counts left of each boundary, then the right side
+        // swept back (empty bins merge as nothing).
+        let mut left = [Bounds::empty(); BINS];
         let mut left_count = [0usize; BINS];
-        let mut running: Option<Aabb<N>> = None;
+        let mut running = Bounds::empty();
         let mut n = 0;
         for b in 0..BINS - 1 {
-            if let Some(x) = bounds[b] {
-                running = Some(running.map_or(x, |r| r.merged(&x)));
-            }
+            running = running.merged(&bins[b]);
             n += counts[b];
-            left_area[b] = running.as_ref().map_or(N::zero(), half_area);
+            left[b] = running;
             left_count[b] = n;
         }
-        let mut best: Option<(N, usize)> = None;
-        let mut running: Option<Aabb<N>> = None;
+        let mut best: Option<(N, usize, Bounds<N>)> = None;
+        let mut running = Bounds::empty();
         let mut n = 0;
         for b in (1..BINS).rev() {
-            if let Some(x) = bounds[b] {
-                running = Some(running.map_or(x, |r| r.merged(&x)));
-            }
+            running = running.merged(&bins[b]);
             n += counts[b];
-            let left = left_count[b - 1];
-            if left == 0 || n == 0 {
+            if left_count[b - 1] == 0 || n == 0 {
                 continue;
             }
-            let right_area = running.as_ref().map_or(N::zero(), half_area);
-            let cost = left_area[b - 1] * nalgebra::convert::<f64, N>(left as f64)
-                + right_area * nalgebra::convert::<f64, N>(n as f64);
-            if cost.is_finite() && best.is_none_or(|(c, _)| cost < c) {
-                best = Some((cost, b));
+            let cost = half_area(&left[b - 1].aabb) * nalgebra::convert::<f64, N>(left_count[b - 1] as f64)
+                + half_area(&running.aabb) * nalgebra::convert::<f64, N>(n as f64);
+            if cost.is_finite() && best.as_ref().is_none_or(|(c, _, _)| cost < *c) {
+                best = Some((cost, b, running));
             }
         }
-        let (_, boundary) = best?;
+        let (_, boundary, right_bounds) = best?;
+        let left_bounds = left[boundary - 1];
         // Partition in place: bins below `boundary` first.
         let (mut i, mut j) = (start, end);
         while i < j {
-            if bin_of(self.centroids[self.indices[i] as usize][axis]) < boundary {
+            if bin_of(self.primitives[i].centroid[axis]) < boundary {
                 i += 1;
             } else {
                 j -= 1;
-                self.indices.swap(i, j);
+                self.primitives.swap(i, j);
             }
         }
-        (i > start && i < end).then_some(i)
+        (i > start && i < end).then_some((i, left_bounds, right_bounds))
     }
 
     fn median_split(&mut self, start: usize, end: usize, axis: usize) -> usize {
         let mid = start + (end - start) / 2;
-        let centroids = &self.centroids;
-        self.indices[start..end].select_nth_unstable_by(mid - start, |&a, &b| {
-            let (ca, cb) = (centroids[a as usize][axis], centroids[b as usize][axis]);
+        self.primitives[start..end].select_nth_unstable_by(mid - start, |a, b| {
+            let (ca, cb) = (a.centroid[axis], b.centroid[axis]);
             ca.partial_cmp(&cb).unwrap_or(std::cmp::Ordering::Equal)
         });
         mid

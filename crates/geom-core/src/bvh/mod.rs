@@ -144,10 +144,14 @@ pub struct Bvh<N: Real> {
     /// Node 0 is the root; a node's children have larger indices.
     nodes: Vec<Node<N>>,
     leaves: Vec<Leaf>,
-    /// Primitive indices, grouped by leaf.
+    /// Primitive indices, grouped by leaf (a primitive's position in the
+    /// tree order).
     indices: Vec<u32>,
-    /// Each primitive's box, by primitive index.
+    /// The primitives' boxes in the tree order (`boxes[p]` is primitive
+    /// `indices[p]`'s), so that a leaf's boxes are adjacent in memory.
     boxes: Vec<Aabb<N>>,
+    /// Each primitive's position in the tree order.
+    positions: Vec<u32>,
 }
 
 impl<N: Real> Bvh<N> {
@@ -188,7 +192,7 @@ impl<N: Real> Bvh<N> {
     ///
     /// When `index >= len()`.
     pub fn primitive_aabb(&self, index: u32) -> &Aabb<N> {
-        &self.boxes[index as usize]
+        &self.boxes[self.positions[index as usize] as usize]
     }
 
     /// The box around every primitive (`None` for an empty tree).
@@ -222,8 +226,10 @@ impl<N: Real> Bvh<N> {
             boxes.len(),
             self.boxes.len()
         );
-        self.boxes.clear();
-        self.boxes.extend(boxes.iter().map(|b| Aabb::new(b.mins, b.maxs)));
+        for (slot, &i) in self.boxes.iter_mut().zip(&self.indices) {
+            let b = &boxes[i as usize];
+            *slot = Aabb::new(b.mins, b.maxs);
+        }
         // Children have larger indices than their parent: a reverse sweep
         // sees every child refit before its parent reads it.
         for index in (0..self.nodes.len()).rev() {
@@ -240,12 +246,8 @@ impl<N: Real> Bvh<N> {
     }
 
     fn leaf_box(&self, leaf: u32) -> Aabb<N> {
-        let Leaf { start, count } = self.leaves[leaf as usize];
-        let indices = &self.indices[start as usize..(start + count) as usize];
-        let first = self.boxes[indices[0] as usize];
-        indices[1..]
-            .iter()
-            .fold(first, |b, &i| b.merged(&self.boxes[i as usize]))
+        let boxes = &self.boxes[self.leaf_range(leaf)];
+        boxes[1..].iter().fold(boxes[0], |b, x| b.merged(x))
     }
 
     fn node_box(&self, index: usize) -> Aabb<N> {
@@ -258,7 +260,12 @@ impl<N: Real> Bvh<N> {
     }
 
     fn leaf_indices(&self, leaf: u32) -> &[u32] {
+        &self.indices[self.leaf_range(leaf)]
+    }
+
+    /// A leaf's positions in the tree order.
+    fn leaf_range(&self, leaf: u32) -> std::ops::Range<usize> {
         let Leaf { start, count } = self.leaves[leaf as usize];
-        &self.indices[start as usize..(start + count) as usize]
+        start as usize..(start + count) as usize
     }
 }

@@ -7,7 +7,7 @@
 
 use nalgebra::Point3;
 
-use super::{Bvh, ChildRef, EMPTY, LEAF, Node, STACK_SIZE, half_area};
+use super::{Bvh, ChildRef, EMPTY, LEAF, Node, STACK_SIZE};
 use crate::aabb::Aabb;
 use crate::ray::Ray;
 use crate::scalar::Real;
@@ -93,7 +93,7 @@ fn box_distances_squared<N: Real>(node: &Node<N>, point: &[N; 3]) -> [N; 4] {
 }
 
 /// Which of the four children's boxes overlap `aabb` (touching counts).
-#[inline]
+#[inline(always)]
 fn overlaps<N: Real>(node: &Node<N>, aabb: &Aabb<N>) -> [bool; 4] {
     let mut hit = [true; 4];
     for axis in 0..3 {
@@ -136,12 +136,21 @@ fn push_sorted<N: Real>(
 
 /// A part of a pair traversal: two subtrees (or one, for the pairs within
 /// it) whose boxes overlap. See [`Bvh::self_pair_tasks`].
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct PairTask<N: Real> {
     x: ChildRef,
-    box_x: Aabb<N>,
     y: ChildRef,
-    box_y: Aabb<N>,
+    scalar: std::marker::PhantomData<N>,
+}
+
+impl<N: Real> PairTask<N> {
+    fn new(x: ChildRef, y: ChildRef) -> Self {
+        PairTask {
+            x,
+            y,
+            scalar: std::marker::PhantomData,
+        }
+    }
 }
 
 impl<N: Real> Bvh<N> {
@@ -239,8 +248,8 @@ impl<N: Real> Bvh<N> {
             len -= 1;
             let (child, _) = stack[len];
             if child & LEAF != 0 {
-                for &i in self.leaf_indices(child & !LEAF) {
-                    if self.boxes[i as usize].intersects(aabb) && !visit(i) {
+                for p in self.leaf_range(child & !LEAF) {
+                    if self.boxes[p].intersects(aabb) && !visit(self.indices[p]) {
                         return;
                     }
                 }
@@ -307,7 +316,7 @@ impl<N: Real> Bvh<N> {
 
     /// Calls `pair(i, j)` once for every primitive `i` of this tree and `j`
     /// of `other` whose boxes overlap (touching counts). Both trees are in
-    /// the same frame.
+    /// the same frame. Allocates its traversal stack (once per call).
     pub fn for_each_pair<F>(&self, other: &Bvh<N>, mut pair: F)
     where
         F: FnMut(u32, u32),
@@ -318,22 +327,9 @@ impl<N: Real> Bvh<N> {
         if !a.intersects(&b) {
             return;
         }
-        let mut stack = vec![PairTask {
-            x: 0,
-            box_x: a,
-            y: 0,
-            box_y: b,
-        }];
+        let mut stack = vec![PairTask::new(0, 0)];
         while let Some(task) = stack.pop() {
-            self.descend_pair(
-                other,
-                task.x,
-                &task.box_x,
-                task.y,
-                &task.box_y,
-                &mut stack,
-                &mut pair,
-            );
+            self.descend_pair(other, task.x, task.y, &mut stack, &mut pair);
         }
     }
 
@@ -344,16 +340,11 @@ impl<N: Real> Bvh<N> {
     where
         F: FnMut(u32, u32),
     {
-        let Some(root) = self.root_aabb() else {
+        if self.nodes.is_empty() {
             return;
-        };
+        }
         // `(x, x)` stands for the pairs within subtree x.
-        let mut stack: Vec<PairTask<N>> = vec![PairTask {
-            x: 0,
-            box_x: root,
-            y: 0,
-            box_y: root,
-        }];
+        let mut stack = vec![PairTask::new(0, 0)];
         while let Some(task) = stack.pop() {
             self.self_pair_step(&task, &mut stack, &mut pair);
         }
@@ -364,15 +355,10 @@ impl<N: Real> Bvh<N> {
     /// threads to share: every candidate pair is found by exactly one
     /// task through [`Bvh::for_each_self_pair_in`].
     pub fn self_pair_tasks(&self, at_least: usize) -> Vec<PairTask<N>> {
-        let Some(root) = self.root_aabb() else {
+        if self.nodes.is_empty() {
             return Vec::new();
-        };
-        let mut queue = std::collections::VecDeque::from([PairTask {
-            x: 0,
-            box_x: root,
-            y: 0,
-            box_y: root,
-        }]);
+        }
+        let mut queue = std::collections::VecDeque::from([PairTask::new(0, 0)]);
         let mut done = Vec::new();
         let mut expanded = Vec::new();
         while queue.len() + done.len() < at_least {
@@ -400,7 +386,7 @@ impl<N: Real> Bvh<N> {
     where
         F: FnMut(u32, u32),
     {
-        let mut stack = vec![task.clone()];
+        let mut stack = vec![*task];
         while let Some(task) = stack.pop() {
             self.self_pair_step(&task, &mut stack, &mut pair);
         }
@@ -413,17 +399,15 @@ impl<N: Real> Bvh<N> {
     where
         F: FnMut(u32, u32),
     {
-        let PairTask { x, box_x, y, box_y } = task;
-        let (x, y) = (*x, *y);
+        let (x, y) = (task.x, task.y);
         if x != y {
-            self.descend_pair(self, x, box_x, y, box_y, stack, &mut |i, j| {
-                pair(i.min(j), i.max(j))
-            });
+            self.descend_pair(self, x, y, stack, &mut |i, j| pair(i.min(j), i.max(j)));
         } else if x & LEAF != 0 {
-            let indices = self.leaf_indices(x & !LEAF);
-            for (k, &i) in indices.iter().enumerate() {
-                for &j in &indices[k + 1..] {
-                    if self.boxes[i as usize].intersects(&self.boxes[j as usize]) {
+            let range = self.leaf_range(x & !LEAF);
+            for p in range.clone() {
+                for q in p + 1..range.end {
+                    if self.boxes[p].intersects(&self.boxes[q]) {
+                        let (i, j) = (self.indices[p], self.indices[q]);
                         pair(i.min(j), i.max(j));
                     }
                 }
@@ -431,90 +415,86 @@ impl<N: Real> Bvh<N> {
         } else {
             let node = &self.nodes[x as usize];
             for k in 0..4 {
-                if node.children[k] == EMPTY {
+                let child = node.children[k];
+                if child == EMPTY {
                     continue;
                 }
-                let box_k = node.child_box(k);
-                stack.push(PairTask {
-                    x: node.children[k],
-                    box_x: box_k,
-                    y: node.children[k],
-                    box_y: box_k,
-                });
+                stack.push(PairTask::new(child, child));
+                let hit = overlaps(node, &node.child_box(k));
                 for m in k + 1..4 {
-                    if node.children[m] != EMPTY {
-                        let box_m = node.child_box(m);
-                        if box_k.intersects(&box_m) {
-                            stack.push(PairTask {
-                                x: node.children[k],
-                                box_x: box_k,
-                                y: node.children[m],
-                                box_y: box_m,
-                            });
-                        }
+                    if hit[m] && node.children[m] != EMPTY {
+                        stack.push(PairTask::new(child, node.children[m]));
                     }
                 }
             }
         }
     }
 
-    /// One step of a two-tree descent over the overlapping boxes `x` (of
-    /// `self`) and `y` (of `other`): leaves report their overlapping
-    /// primitives, otherwise the inner side (the larger when both are) is
-    /// opened.
-    #[allow(clippy::too_many_arguments)]
+    /// The box of child reference `c` (a leaf's from its primitives).
+    fn reference_box(&self, c: ChildRef) -> Aabb<N> {
+        if c & LEAF != 0 {
+            self.leaf_box(c & !LEAF)
+        } else {
+            self.node_box(c as usize)
+        }
+    }
+
+    /// One step of a two-tree descent over the overlapping subtrees `x`
+    /// (of `self`) and `y` (of `other`): two leaves report their
+    /// overlapping primitives; two inner nodes pair their children, four
+    /// against four; a leaf and a node pair the leaf with the node's
+    /// children.
     fn descend_pair<F>(
         &self,
         other: &Bvh<N>,
         x: ChildRef,
-        box_x: &Aabb<N>,
         y: ChildRef,
-        box_y: &Aabb<N>,
         stack: &mut Vec<PairTask<N>>,
         pair: &mut F,
     ) where
         F: FnMut(u32, u32),
     {
-        let (x_leaf, y_leaf) = (x & LEAF != 0, y & LEAF != 0);
-        if x_leaf && y_leaf {
-            for &i in self.leaf_indices(x & !LEAF) {
-                let box_i = &self.boxes[i as usize];
-                if !box_i.intersects(box_y) {
-                    continue;
-                }
-                for &j in other.leaf_indices(y & !LEAF) {
-                    if box_i.intersects(&other.boxes[j as usize]) {
-                        pair(i, j);
+        match (x & LEAF != 0, y & LEAF != 0) {
+            (true, true) => {
+                for p in self.leaf_range(x & !LEAF) {
+                    let box_i = &self.boxes[p];
+                    for q in other.leaf_range(y & !LEAF) {
+                        if box_i.intersects(&other.boxes[q]) {
+                            pair(self.indices[p], other.indices[q]);
+                        }
                     }
                 }
             }
-            return;
-        }
-        let open_x = !x_leaf && (y_leaf || half_area(box_x) >= half_area(box_y));
-        if open_x {
-            let node = &self.nodes[x as usize];
-            let hit = overlaps(node, box_y);
-            for k in 0..4 {
-                if hit[k] && node.children[k] != EMPTY {
-                    stack.push(PairTask {
-                        x: node.children[k],
-                        box_x: node.child_box(k),
-                        y,
-                        box_y: *box_y,
-                    });
+            (false, false) => {
+                let (node_x, node_y) = (&self.nodes[x as usize], &other.nodes[y as usize]);
+                for k in 0..4 {
+                    if node_x.children[k] == EMPTY {
+                        continue;
+                    }
+                    let hit = overlaps(node_y, &node_x.child_box(k));
+                    for m in 0..4 {
+                        if hit[m] && node_y.children[m] != EMPTY {
+                            stack.push(PairTask::new(node_x.children[k], node_y.children[m]));
+                        }
+                    }
                 }
             }
-        } else {
-            let node = &other.nodes[y as usize];
-            let hit = overlaps(node, box_x);
-            for k in 0..4 {
-                if hit[k] && node.children[k] != EMPTY {
-                    stack.push(PairTask {
-                        x,
-                        box_x: *box_x,
-                        y: node.children[k],
-                        box_y: node.child_box(k),
-                    });
+            (false, true) => {
+                let node = &self.nodes[x as usize];
+                let hit = overlaps(node, &other.reference_box(y));
+                for k in 0..4 {
+                    if hit[k] && node.children[k] != EMPTY {
+                        stack.push(PairTask::new(node.children[k], y));
+                    }
+                }
+            }
+            (true, false) => {
+                let node = &other.nodes[y as usize];
+                let hit = overlaps(node, &self.reference_box(x));
+                for m in 0..4 {
+                    if hit[m] && node.children[m] != EMPTY {
+                        stack.push(PairTask::new(x, node.children[m]));
+                    }
                 }
             }
         }
