@@ -151,8 +151,9 @@ Each non-blank input line is one JSON object and gets one output line, in
 order; blank lines are skipped. Every answer echoes the input's \"id\" (null
 when it has none or the line is not JSON). contact, distance and
 closest_points answer every pair of shapes, in either order, except two
-heightfields and two half-spaces (unbounded: they overlap without a
-depth unless parallel); sweep moves any shape against any other shape.";
+heightfields, two half-spaces, and a trimesh against a trimesh or a heightfield
+(the first two unbounded: they overlap without a depth unless parallel);
+sweep moves any shape against any other shape.";
 
 const QUERY_SHORT_EXAMPLES: &str = "\
 Example:
@@ -195,6 +196,14 @@ Ops (precision \"f32\" or \"f64\", default \"f64\"; the answer's fields follow \
          one collide-and-slide move of a sphere, capsule or ellipsoid (no gravity):
          where its centre ends; skin width 1e-3 of its smallest half-extent;
          max_iterations default 5
+  {\"op\": \"world\", \"world\": [SHAPE,…], \"query\": Q, …}
+      the shapes in one world (geom::World, indices = positions in the list), then:
+      \"query\":\"pairs\"                      -> \"pairs\":[[i,j],…] boxes overlapping, i < j
+      \"query\":\"ray_cast\", \"ray\", \"max_t\", \"solid\"
+                                         -> \"hit\":true,\"index\":i,\"t\",\"point\",\"normal\"
+      \"query\":\"overlaps\", \"shape\": SHAPE  -> \"indices\":[…] touching or overlapping it
+      \"query\":\"sweep\", \"shape\": SHAPE, \"motion\": [..]
+                                         -> \"hit\":true,\"index\":i,\"toi\",\"point\",\"normal\"
 
 Shapes (world coordinates; rotation is a quaternion [x,y,z,w], normalised,
 default identity):
@@ -211,6 +220,11 @@ default identity):
    \"heights\":[R*C numbers, row-major], \"holes\":[cells], \"flip\":[cells]}
      sample (i,j) at origin + (i*dx, heights[i*C+j], j*dz); cell (i,j) = i*(C-1)+j,
      split along (i,j)-(i+1,j+1), or (i+1,j)-(i,j+1) when flipped; Y-up, solid below
+  {\"type\":\"trimesh\",   \"vertices\":[[x,y,z],…], \"indices\":[[i,j,k],…]}
+     triangles counter-clockwise about their front; a closed mesh is a solid,
+     an open one a two-sided surface
+  {\"type\":\"hull\",      \"points\":[[x,y,z],…]}   their convex hull
+  {\"type\":\"compound\",  \"children\":[SHAPE,…]}  the union of the children
 
 Numbers print as the shortest decimal that reads back to the same value in
 the line's precision. A line that cannot be answered (bad JSON, a missing,

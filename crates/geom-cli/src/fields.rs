@@ -153,6 +153,67 @@ impl<'a> Fields<'a> {
             .collect()
     }
 
+    /// A required array of points `[[x, y, z], …]` in precision `N`.
+    pub fn point_list<N: Precision>(&self, key: &str) -> Result<Vec<Point3<N>>, String> {
+        let value = self.required(key)?;
+        let path = self.path_of(key);
+        let items = value.as_array().ok_or_else(|| {
+            format!(
+                "{path}: expected an array of [x, y, z] points, got {}",
+                shown(value)
+            )
+        })?;
+        items
+            .iter()
+            .enumerate()
+            .map(|(index, item)| {
+                let point_path = format!("{path}[{index}]");
+                let coordinates = item
+                    .as_array()
+                    .filter(|c| c.len() == 3)
+                    .ok_or_else(|| format!("{point_path}: expected [x, y, z], got {}", shown(item)))?;
+                let mut point = Point3::origin();
+                for (k, c) in coordinates.iter().enumerate() {
+                    point[k] = finite_number(c, &format!("{point_path}[{k}]"))?;
+                }
+                Ok(point)
+            })
+            .collect()
+    }
+
+    /// A required array of triangles `[[i, j, k], …]` (vertex indices).
+    pub fn triangle_list(&self, key: &str) -> Result<Vec<[u32; 3]>, String> {
+        let value = self.required(key)?;
+        let path = self.path_of(key);
+        let items = value.as_array().ok_or_else(|| {
+            format!(
+                "{path}: expected an array of [i, j, k] triangles, got {}",
+                shown(value)
+            )
+        })?;
+        items
+            .iter()
+            .enumerate()
+            .map(|(index, item)| {
+                let expectation = || {
+                    format!(
+                        "{path}[{index}]: expected three vertex indices [i, j, k], got {}",
+                        shown(item)
+                    )
+                };
+                let corners = item.as_array().filter(|c| c.len() == 3).ok_or_else(expectation)?;
+                let mut triangle = [0u32; 3];
+                for (slot, corner) in triangle.iter_mut().zip(corners) {
+                    *slot = corner
+                        .as_u64()
+                        .and_then(|n| u32::try_from(n).ok())
+                        .ok_or_else(expectation)?;
+                }
+                Ok(triangle)
+            })
+            .collect()
+    }
+
     /// A required non-negative integer (a count or an index).
     pub fn count(&self, key: &str) -> Result<usize, String> {
         let value = self.required(key)?;

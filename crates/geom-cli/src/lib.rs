@@ -21,6 +21,7 @@ mod survey;
 mod sweep;
 mod terrain_view;
 mod walk;
+mod world_op;
 
 use std::io::{self, Write};
 use std::process::ExitCode;

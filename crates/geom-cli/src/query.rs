@@ -114,11 +114,12 @@ fn answer_request(request: &Value) -> Result<String, String> {
         ));
     }
     match op {
-        "ray_cast" | "closest_point" | "distance" | "closest_points" | "contact" | "sweep" | "slide" => {}
+        "ray_cast" | "closest_point" | "distance" | "closest_points" | "contact" | "sweep" | "slide"
+        | "world" => {}
         other => {
             return Err(format!(
                 "unknown op '{other}' (expected ray_cast, closest_point, distance, closest_points, \
-                 contact, sweep or slide)"
+                 contact, sweep, slide or world)"
             ));
         }
     }
@@ -136,7 +137,9 @@ fn answer_request(request: &Value) -> Result<String, String> {
         ("sweep", "f32") => sweep::<f32>(&fields),
         ("sweep", _) => sweep::<f64>(&fields),
         ("slide", "f32") => slide::<f32>(&fields),
-        _ => slide::<f64>(&fields),
+        ("slide", _) => slide::<f64>(&fields),
+        ("world", "f32") => crate::world_op::world::<f32>(&fields),
+        _ => crate::world_op::world::<f64>(&fields),
     }
 }
 

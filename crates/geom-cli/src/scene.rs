@@ -27,7 +27,7 @@ pub struct PlacedShape<N: Precision> {
 }
 
 /// The `"type"` names a description may use, in the order DESIGN.md lists them.
-pub const SHAPE_TYPES: [&str; 10] = [
+pub const SHAPE_TYPES: [&str; 13] = [
     "sphere",
     "capsule",
     "cylinder",
@@ -38,6 +38,9 @@ pub const SHAPE_TYPES: [&str; 10] = [
     "triangle",
     "segment",
     "heightfield",
+    "trimesh",
+    "hull",
+    "compound",
 ];
 
 /// Builds the shape described by the JSON object `description` in precision
@@ -57,6 +60,9 @@ pub fn build_shape<N: Precision>(description: &Value) -> Result<PlacedShape<N>, 
         "triangle" => build_triangle(&fields),
         "segment" => build_segment(&fields),
         "heightfield" => Ok(at_identity(build_heightfield::<N>(&fields)?)),
+        "trimesh" => build_trimesh(&fields),
+        "hull" => build_hull(&fields),
+        "compound" => build_compound(&fields),
         other => Err(format!(
             "unknown shape type '{other}' (expected one of {})",
             SHAPE_TYPES.join(", ")
@@ -180,6 +186,46 @@ fn build_segment<N: Precision>(fields: &Fields) -> Result<PlacedShape<N>, String
     let (a, b) = (fields.point::<N>("a")?, fields.point::<N>("b")?);
     let segment = geom::Segment::try_new(a, b).map_err(|e| e.to_string())?;
     Ok(at_identity(segment))
+}
+
+/// A triangle mesh: `vertices` `[[x, y, z], …]` and `indices` `[[i, j,
+/// k], …]` (counter-clockwise about the front), world coordinates.
+fn build_trimesh<N: Precision>(fields: &Fields) -> Result<PlacedShape<N>, String> {
+    fields.reject_unknown(&["type", "vertices", "indices"], "a trimesh")?;
+    let mesh = geom::TriMesh::new(
+        fields.point_list::<N>("vertices")?,
+        fields.triangle_list("indices")?,
+    )
+    .map_err(|e| e.to_string())?;
+    Ok(at_identity(mesh))
+}
+
+/// The convex hull of `points` `[[x, y, z], …]`, world coordinates.
+fn build_hull<N: Precision>(fields: &Fields) -> Result<PlacedShape<N>, String> {
+    fields.reject_unknown(&["type", "points"], "a hull")?;
+    let hull = geom::ConvexHull::new(&fields.point_list::<N>("points")?).map_err(|e| e.to_string())?;
+    Ok(at_identity(hull))
+}
+
+/// A compound of `children`: shape descriptions, each in world
+/// coordinates (a compound child included).
+fn build_compound<N: Precision>(fields: &Fields) -> Result<PlacedShape<N>, String> {
+    fields.reject_unknown(&["type", "children"], "a compound")?;
+    let list = fields.required("children")?;
+    let path = fields.path_of("children");
+    let items = list.as_array().ok_or_else(|| {
+        format!(
+            "{path}: expected an array of shapes, got {}",
+            crate::fields::shown(list)
+        )
+    })?;
+    let mut children = Vec::with_capacity(items.len());
+    for (index, item) in items.iter().enumerate() {
+        let child = build_shape::<N>(item).map_err(|e| format!("{path}[{index}]: {e}"))?;
+        children.push((child.pose, std::sync::Arc::from(child.shape)));
+    }
+    let compound = geom::Compound::new(children).map_err(|e| e.to_string())?;
+    Ok(at_identity(compound))
 }
 
 /// The optional `"rotation"` quaternion `[x, y, z, w]`, normalised in

@@ -18,13 +18,17 @@ fn geom_in(dir: &Path, arguments: &[&str], stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the geom binary starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin is piped")
-        .write_all(stdin.as_bytes())
+    // Written from another thread while the output is read: a long input
+    // whose answers fill the output pipe would otherwise block both ends.
+    let mut input = child.stdin.take().expect("stdin is piped");
+    let text = stdin.to_string();
+    let writer = std::thread::spawn(move || input.write_all(text.as_bytes()));
+    let output = child.wait_with_output().expect("geom finishes");
+    writer
+        .join()
+        .expect("the writer thread")
         .expect("stdin accepts the input");
-    child.wait_with_output().expect("geom finishes")
+    output
 }
 
 fn scratch_dir(name: &str) -> PathBuf {
@@ -267,6 +271,12 @@ fn one_of_each() -> Vec<Value> {
         json!({"type": "segment", "a": [-1, -0.1, 0.1], "b": [1, 0.1, -0.1]}),
         json!({"type": "heightfield", "origin": [-3, 0, -3], "cell": [1, 1], "rows": 7, "cols": 7,
                "heights": (0..49).map(|k| 0.05 * f64::from(k % 3)).collect::<Vec<_>>()}),
+        json!({"type": "trimesh", "vertices": [[-1, 0.05, -1], [1, 0, -1], [1, -0.05, 1], [-1, 0, 1]],
+               "indices": [[0, 3, 1], [1, 3, 2]]}),
+        json!({"type": "hull", "points": [[-0.5, -0.4, -0.5], [0.6, -0.4, -0.4], [0, -0.3, 0.6], [0.1, 0.7, 0]]}),
+        json!({"type": "compound", "children": [
+            {"type": "sphere", "center": [-0.3, 0, 0], "radius": 0.5},
+            {"type": "box", "center": [0.5, 0, 0], "half_extents": [0.3, 0.3, 0.3]}]}),
     ]
 }
 
@@ -278,9 +288,13 @@ fn one_of_each() -> Vec<Value> {
 fn every_pair_the_help_promises_is_answered() {
     let help = help(Some("query"));
     assert!(help.contains(
-        "answer every pair of shapes, in either order, except two\nheightfields and two half-spaces"
+        "answer every pair of shapes, in either order, except two\nheightfields, two half-spaces, and a trimesh against a trimesh or a heightfield"
     ));
-    let excepted = |a: &str, b: &str| a == b && (a == "heightfield" || a == "halfspace");
+    let excepted = |a: &str, b: &str| {
+        (a == b && (a == "heightfield" || a == "halfspace" || a == "trimesh"))
+            || (a == "trimesh" && b == "heightfield")
+            || (a == "heightfield" && b == "trimesh")
+    };
     let shapes = one_of_each();
     let kinds: Vec<&str> = shapes.iter().map(|s| s["type"].as_str().unwrap()).collect();
     for kind in [
@@ -294,6 +308,9 @@ fn every_pair_the_help_promises_is_answered() {
         "triangle",
         "segment",
         "heightfield",
+        "trimesh",
+        "hull",
+        "compound",
     ] {
         assert!(
             help.contains(&format!("{{\"type\":\"{kind}\"")),
@@ -315,7 +332,8 @@ fn every_pair_the_help_promises_is_answered() {
                     &format!("{}\n", json!({"op": "distance", "a": a, "b": b})),
                 );
                 assert!(
-                    text(&refused.stdout).contains(&format!("not supported for {0} and {0}", kinds[i])),
+                    text(&refused.stdout)
+                        .contains(&format!("not supported for {} and {}", kinds[i], kinds[j])),
                     "{}",
                     text(&refused.stdout)
                 );
@@ -397,6 +415,19 @@ fn lifted(shape: &Value, dy: f64) -> Value {
         if let Some(point) = object.get_mut(key) {
             let y = point[1].as_f64().unwrap();
             point[1] = json!(y + dy);
+        }
+    }
+    for key in ["vertices", "points"] {
+        if let Some(Value::Array(points)) = object.get_mut(key) {
+            for point in points {
+                let y = point[1].as_f64().unwrap();
+                point[1] = json!(y + dy);
+            }
+        }
+    }
+    if let Some(Value::Array(children)) = object.get_mut("children") {
+        for child in children.iter_mut() {
+            *child = lifted(child, dy);
         }
     }
     moved

@@ -354,6 +354,36 @@ pub fn contact_triangle_half_space<N: Real>(
     push_candidates(&candidates, N::zero(), b, pose_b, margin, out);
 }
 
+/// Contact between a convex hull and a half-space: the hull's face most
+/// aligned with the plane's inward normal (at most
+/// [`MAX_FEATURE_POINTS`](geom_core::MAX_FEATURE_POINTS) corners) and its
+/// support vertex below it, those within `margin`. Features: `Vertex(k)`
+/// for the `k`-th candidate.
+pub fn contact_hull_half_space<N: Real>(
+    a: &crate::ConvexHull<N>,
+    pose_a: &Isometry3<N>,
+    b: &HalfSpace<N>,
+    pose_b: &Isometry3<N>,
+    margin: N,
+    out: &mut ContactManifolds<N>,
+) {
+    use geom_core::Shape;
+    let relative = relative_pose(pose_b, pose_a);
+    let down = relative.rotation.inverse() * -b.unit_normal();
+    let mut candidates = Candidates::new();
+    let (Some(lowest), Some(face)) = (a.support_local(&down), a.support_feature_local(&down, N::one()))
+    else {
+        return;
+    };
+    candidates.push(relative * lowest, FeatureId::Vertex(0));
+    for (k, corner) in face.points().iter().enumerate().take(7) {
+        if *corner != lowest {
+            candidates.push(relative * corner, FeatureId::Vertex(k as u32 + 1));
+        }
+    }
+    push_candidates(&candidates, N::zero(), b, pose_b, margin, out);
+}
+
 /// Contact between a segment and a half-space: its ends within `margin`.
 /// Features: `Vertex(0)` for `a`, `Vertex(1)` for `b`.
 pub fn contact_segment_half_space<N: Real>(

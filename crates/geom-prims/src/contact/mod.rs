@@ -52,8 +52,8 @@ pub use cuboid::{
 pub use cuboid_cuboid::{closest_points_cuboid_cuboid, contact_cuboid_cuboid};
 pub use half_space::{
     contact_capsule_half_space, contact_cone_half_space, contact_cuboid_half_space,
-    contact_cylinder_half_space, contact_ellipsoid_half_space, contact_segment_half_space,
-    contact_sphere_half_space, contact_triangle_half_space,
+    contact_cylinder_half_space, contact_ellipsoid_half_space, contact_hull_half_space,
+    contact_segment_half_space, contact_sphere_half_space, contact_triangle_half_space,
 };
 pub use round::{
     closest_points_capsule_capsule, closest_points_capsule_segment, closest_points_segment_segment,
@@ -141,6 +141,11 @@ pub fn register_pairs<N: Real>(table: &mut DispatchTable<N>) {
         K::Segment,
         K::HalfSpace,
         contact_segment_half_space,
+    );
+    table.register_contact::<crate::ConvexHull<N>, HalfSpace<N>, _>(
+        K::ConvexHull,
+        K::HalfSpace,
+        contact_hull_half_space,
     );
 
     table.register_contact::<Sphere<N>, Triangle<N>, _>(K::Sphere, K::Triangle, contact_sphere_triangle);

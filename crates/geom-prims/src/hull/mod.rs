@@ -6,7 +6,7 @@
 //! merged, counter-clockwise seen from outside, with unit outward normals)
 //! and their triangles (for closest points). Which side of a face a point
 //! lies on, the one decision the hull's shape depends on, is exact
-//! ([`quickhull`]): every input point is on or inside the hull, and no
+//! (quickhull with Shewchuk's `orient3d`): every input point is on or inside the hull, and no
 //! face is folded, whatever the rounding of the coordinates.
 //!
 //! ```

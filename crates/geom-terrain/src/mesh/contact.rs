@@ -338,6 +338,30 @@ pub fn closest_points_trimesh_convex<N: Real>(
     let identity = Isometry3::identity();
     let mut best: Option<(Point3<N>, Point3<N>)> = None;
     let mut failure = None;
+    if !(centre.iter().all(|c| c.is_finite()) && reach.is_finite()) {
+        // An unbounded shape (a half-space): every triangle, in turn.
+        for id in 0..mesh.indices.len() {
+            let [a, b, c] = mesh.indices[id].map(|v| mesh.vertices[v as usize]);
+            let limit = best.map_or(max_distance, |(a, b): (Point3<N>, Point3<N>)| {
+                (b - a).norm().min(max_distance)
+            });
+            match triangle_table.closest_points(
+                &Triangle { a, b, c },
+                &identity,
+                shape,
+                &local_pose,
+                limit,
+            )? {
+                ClosestPoints::Intersecting => return Ok(ClosestPoints::Intersecting),
+                ClosestPoints::WithinMargin { point_a, point_b } => {
+                    if best.is_none_or(|(a, b)| (point_b - point_a).norm() < (b - a).norm()) {
+                        best = Some((point_a, point_b));
+                    }
+                }
+                ClosestPoints::Disjoint => {}
+            }
+        }
+    }
     let limit = max_distance + reach;
     mesh.bvh.closest(&centre, limit, |id, bound| {
         if failure.is_some() {
