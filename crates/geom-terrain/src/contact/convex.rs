@@ -77,16 +77,12 @@ pub fn contact_heightfield_convex<N: Real>(
         }
     }
     if answer.is_ok() {
-        let group_angle = field.active_edge_angle.max(nalgebra::convert(1e-3));
-        reduce::group_and_reduce(&mut candidates, group_angle.cos(), out);
-        let matrix = PoseMatrix::new(field_pose);
-        for manifold in &mut out.as_mut_slice()[first_manifold..] {
-            manifold.normal = matrix.vector_to_world(&manifold.normal);
-            for point in &mut manifold.points {
-                point.point_a = matrix.point_to_world(&point.point_a);
-                point.point_b = matrix.point_to_world(&point.point_b);
-            }
-        }
+        reduce::reduce_to_world(
+            &mut candidates,
+            field.active_edge_angle,
+            &PoseMatrix::new(field_pose),
+            out,
+        );
     } else {
         out.truncate(first_manifold);
     }

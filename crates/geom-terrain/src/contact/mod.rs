@@ -149,16 +149,7 @@ pub(crate) fn contact_surface_swept_sphere<N: Real, S: TriangleSurface<N>>(
     if candidates.is_empty() {
         segment::push_sunk_ends(field, &p0, &p1, radius, &mut candidates);
     }
-    let first = out.len();
-    let group_angle = field.active_edge_angle().max(nalgebra::convert(1e-3));
-    reduce::group_and_reduce(&mut candidates, group_angle.cos(), out);
-    for manifold in &mut out.as_mut_slice()[first..] {
-        manifold.normal = matrix.vector_to_world(&manifold.normal);
-        for point in &mut manifold.points {
-            point.point_a = matrix.point_to_world(&point.point_a);
-            point.point_b = matrix.point_to_world(&point.point_b);
-        }
-    }
+    reduce::reduce_to_world(&mut candidates, field.active_edge_angle(), &matrix, out);
     candidates.clear();
     *out.candidates_mut() = candidates;
 }

@@ -75,3 +75,24 @@ pub(crate) fn group_and_reduce<N: Real>(
         start = end;
     }
 }
+
+/// [`group_and_reduce`] with the grouping angle of a surface whose active
+/// edges start at `active_edge_angle` (at least 10⁻³ rad), the manifolds it
+/// appends then mapped from the surface's frame to the world by `matrix`.
+pub(crate) fn reduce_to_world<N: Real>(
+    candidates: &mut [ContactCandidate<N>],
+    active_edge_angle: N,
+    matrix: &geom_core::pose::PoseMatrix<N>,
+    out: &mut ContactManifolds<N>,
+) {
+    let first = out.len();
+    let group_angle = active_edge_angle.max(nalgebra::convert(1e-3));
+    group_and_reduce(candidates, group_angle.cos(), out);
+    for manifold in &mut out.as_mut_slice()[first..] {
+        manifold.normal = matrix.vector_to_world(&manifold.normal);
+        for point in &mut manifold.points {
+            point.point_a = matrix.point_to_world(&point.point_a);
+            point.point_b = matrix.point_to_world(&point.point_b);
+        }
+    }
+}

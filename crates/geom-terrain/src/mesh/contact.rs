@@ -146,16 +146,12 @@ pub fn contact_trimesh_convex<N: Real>(
         if mesh.closed {
             push_sunk_shape(mesh, shape, &local_pose, &mut candidates);
         }
-        let group_angle = mesh.active_edge_angle.max(nalgebra::convert(1e-3));
-        crate::contact::reduce::group_and_reduce(&mut candidates, group_angle.cos(), out);
-        let matrix = PoseMatrix::new(mesh_pose);
-        for manifold in &mut out.as_mut_slice()[first_manifold..] {
-            manifold.normal = matrix.vector_to_world(&manifold.normal);
-            for point in &mut manifold.points {
-                point.point_a = matrix.point_to_world(&point.point_a);
-                point.point_b = matrix.point_to_world(&point.point_b);
-            }
-        }
+        crate::contact::reduce::reduce_to_world(
+            &mut candidates,
+            mesh.active_edge_angle,
+            &PoseMatrix::new(mesh_pose),
+            out,
+        );
     } else {
         out.truncate(first_manifold);
     }
