@@ -151,8 +151,9 @@ Each non-blank input line is one JSON object and gets one output line, in
 order; blank lines are skipped. Every answer echoes the input's \"id\" (null
 when it has none or the line is not JSON). contact, distance and
 closest_points answer every pair of shapes, in either order, except two
-heightfields, two half-spaces, and a trimesh against a trimesh or a heightfield
-(the first two unbounded: they overlap without a depth unless parallel);
+heightfields and two half-spaces (unbounded: they overlap without a depth
+unless parallel); contact also refuses a trimesh against a trimesh or a
+heightfield (a lone triangle has no solid side to measure a depth from);
 sweep moves any shape against any other shape.";
 
 const QUERY_SHORT_EXAMPLES: &str = "\

@@ -38,6 +38,7 @@ mod ray;
 mod serde_field;
 mod shape;
 mod surface;
+pub mod surface_pairs;
 pub mod sweep;
 #[cfg(test)]
 pub(crate) mod test_support;

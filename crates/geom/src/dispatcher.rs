@@ -31,6 +31,9 @@ pub fn default_dispatcher<N: Real>() -> DispatchTable<N> {
     // through the table as registered so far.
     geom_terrain::contact::register_pairs(&mut table);
     geom_terrain::mesh::register_pairs(&mut table);
+    // A mesh against a mesh or a heightfield: triangle by triangle
+    // through the routines above.
+    geom_terrain::surface_pairs::register_pairs(&mut table);
     // Compounds' children collide through everything above.
     geom_core::compound::register_pairs(&mut table);
     table

@@ -86,6 +86,8 @@ pub struct World<N: Real, T> {
     built_area: N,
     /// Scratch for sorting candidate pairs.
     keys: Vec<u64>,
+    /// Each object's box is widened by this much on every side.
+    half_margin: N,
 }
 
 impl<N: Real, T> std::fmt::Debug for World<N, T> {
@@ -116,12 +118,45 @@ impl<N: Real, T> World<N, T> {
             stale: Stale::Fresh,
             built_area: N::zero(),
             keys: Vec::new(),
+            half_margin: N::zero(),
+        }
+    }
+
+    /// An empty world whose candidate pairs include objects up to
+    /// `margin` apart (per axis, box to box): each object's box is widened
+    /// by `margin / 2` on every side. A physics step gathering speculative
+    /// contacts within a margin wants its pairs from here; ray casts,
+    /// overlaps and sweeps answer exactly as without a margin (the exact
+    /// shape tests follow the boxes). Refuses a negative or non-finite
+    /// margin.
+    pub fn with_margin(margin: N) -> Result<Self, GeomError> {
+        if !(margin >= N::zero() && margin.is_finite()) {
+            return Err(GeomError::invalid(
+                "world",
+                "margin",
+                margin,
+                "must be finite and >= 0",
+            ));
+        }
+        Ok(World {
+            half_margin: margin * nalgebra::convert::<f64, N>(0.5),
+            ..Self::new()
+        })
+    }
+
+    /// The object's box as the tree holds it (widened by the margin).
+    fn box_of(&self, shape: &dyn Shape<N>, pose: &Isometry3<N>) -> Aabb<N> {
+        let aabb = shape.aabb(pose);
+        if self.half_margin > N::zero() {
+            aabb.loosened(self.half_margin)
+        } else {
+            aabb
         }
     }
 
     /// Adds `shape` at `pose` with `data`.
     pub fn insert(&mut self, shape: Arc<dyn Shape<N>>, pose: Isometry3<N>, data: T) -> Handle {
-        let aabb = shape.aabb(&pose);
+        let aabb = self.box_of(shape.as_ref(), &pose);
         let object = Some(Object {
             shape,
             pose,
@@ -187,17 +222,16 @@ impl<N: Real, T> World<N, T> {
 
     /// Moves the object to `pose`; `false` for a stale handle.
     pub fn set_pose(&mut self, handle: Handle, pose: Isometry3<N>) -> bool {
-        let Some(slot) = self.slots.get_mut(handle.index as usize) else {
+        let Some(object) = self.object(handle) else {
             return false;
         };
-        if slot.generation != handle.generation {
-            return false;
-        }
-        let Some(object) = slot.object.as_mut() else {
-            return false;
-        };
+        let aabb = self.box_of(object.shape.as_ref(), &pose);
+        let object = self.slots[handle.index as usize]
+            .object
+            .as_mut()
+            .expect("checked live above");
         object.pose = pose;
-        object.aabb = object.shape.aabb(&pose);
+        object.aabb = aabb;
         if self.stale == Stale::Fresh {
             self.stale = Stale::Refit;
         }

@@ -1,6 +1,8 @@
 //! The rigid-body example's world settles: no body tunnels under the
-//! ground, none explodes, at rest none jitters, and a stack of three
-//! boxes, a standing cylinder and a cone on its base stay as set down.
+//! ground or through the dish (a closed mesh), none explodes, at rest none
+//! jitters, the bodies dropped into the dish rest in its hollow, and a
+//! stack of three boxes, a standing cylinder and a cone on its base stay
+//! as set down.
 
 #[path = "../examples/rigid_bodies/sim.rs"]
 #[allow(dead_code)]
@@ -9,7 +11,7 @@ mod sim;
 const STEP: f64 = 1.0 / 240.0;
 
 #[test]
-fn bodies_dropped_on_a_heightfield_come_to_rest_above_it() {
+fn bodies_dropped_on_a_heightfield_and_a_mesh_come_to_rest_above_them() {
     let mut world = sim::demo_world();
     let start: Vec<_> = world.bodies.iter().map(|b| b.pose).collect();
     let mut lowest_clearance = f64::INFINITY;
@@ -18,16 +20,16 @@ fn bodies_dropped_on_a_heightfield_come_to_rest_above_it() {
         world.step(STEP);
         fastest = fastest.max(world.max_point_speed());
         for body in &world.bodies {
-            // The body's lowest point against the ground under it.
+            // The body's lowest point against the scenery under it.
             let lowest = body
                 .shape
                 .support(&body.pose, &-geom::prelude::Vector3::y())
                 .unwrap();
-            if let Some(ground) = world.ground.surface_y_at(lowest.x, lowest.z) {
+            if let Some(ground) = world.scenery_y_at(lowest.x, lowest.z) {
                 lowest_clearance = lowest_clearance.min(lowest.y - ground);
             }
             let c = body.center();
-            let under = world.ground.surface_y_at(c.x, c.z).unwrap();
+            let under = world.scenery_y_at(c.x, c.z).unwrap();
             assert!(
                 c.y > under,
                 "step {step}: {} fell through ({c:?}, ground {under})",
@@ -56,6 +58,21 @@ fn bodies_dropped_on_a_heightfield_come_to_rest_above_it() {
         let speed = body.linear_velocity.norm();
         assert!(speed < 0.02, "{} jitters at {speed} m/s", body.name);
     }
+    // The dish's bodies lie in its hollow: inside the rim, above the
+    // hollow's floor (y = 1.6) and below the rim (y = 2.3) plus their size.
+    let (cx, cz, radius) = sim::DISH;
+    let mut in_dish = 0;
+    for body in world.bodies.iter().filter(|b| b.name.starts_with("dish")) {
+        let c = body.center();
+        let off_axis = (c.x - cx).hypot(c.z - cz);
+        assert!(
+            off_axis < radius && c.y > 1.6 && c.y < 2.3 + 0.5,
+            "{} left the dish: {c:?}",
+            body.name
+        );
+        in_dish += 1;
+    }
+    assert_eq!(in_dish, 4);
     // The terrace's stack stands where it was set down, one box on the
     // next, and the cylinder and the cone still stand upright.
     let up = geom::prelude::Vector3::y();

@@ -219,3 +219,43 @@ fn handles_stay_valid_and_stale_ones_are_refused() {
     empty.candidate_pairs(&mut pairs);
     assert!(pairs.is_empty());
 }
+
+#[test]
+fn a_margin_pairs_objects_whose_boxes_come_that_close() {
+    let mut rng = Rng::new(17);
+    let margin = 0.3;
+    let mut world: World<f64, usize> = World::with_margin(margin).unwrap();
+    let mut placed = Vec::new();
+    for i in 0..300 {
+        let shape = random_shape(&mut rng);
+        let pose = Isometry3::new(
+            Vector3::new(rng.range(-8.0, 8.0), rng.range(-8.0, 8.0), rng.range(-8.0, 8.0)),
+            rng.direction() * rng.range(0.0, 3.0),
+        );
+        placed.push((world.insert(shape.clone(), pose, i), shape.aabb(&pose)));
+    }
+    // Brute force: the tight boxes' gap along every axis at most the margin.
+    let mut expected = Vec::new();
+    for (i, (h, a)) in placed.iter().enumerate() {
+        for (k, b) in &placed[i + 1..] {
+            if a.loosened(margin).intersects(b) {
+                expected.push((*h.min(k), *h.max(k)));
+            }
+        }
+    }
+    expected.sort();
+    let mut pairs = Vec::new();
+    world.candidate_pairs(&mut pairs);
+    assert!(expected.len() > 20, "{} pairs", expected.len());
+    assert_eq!(pairs, expected);
+    // Ray casts answer as without a margin: a ray just past a sphere misses.
+    let ball = world.insert(Arc::new(Sphere::new(1.0)), Isometry3::translation(0.0, 50.0, 0.0), 300);
+    let past = Ray::new(Point3::new(1.1, 60.0, 0.0), -Vector3::y());
+    assert!(world.ray_cast(&past, 20.0, true).is_none());
+    let through = Ray::new(Point3::new(0.9, 60.0, 0.0), -Vector3::y());
+    assert_eq!(world.ray_cast(&through, 20.0, true).map(|(h, _)| h), Some(ball));
+    for bad in [-0.1, f64::NAN, f64::INFINITY] {
+        let refused = World::<f64, ()>::with_margin(bad).unwrap_err();
+        assert!(refused.to_string().contains("margin"), "{refused}");
+    }
+}

@@ -1,15 +1,16 @@
 //! Spheres, capsules, boxes and a cylinder dropped on a heightfield and
-//! left to settle, and on a flat terrace a stack of three boxes, a
-//! standing cylinder and a cone on its base, with contacts from
-//! `geom::default_dispatcher()` and a small sequential-impulse solver
-//! (`sim.rs`).
+//! into a dish-shaped block (a closed triangle mesh) and left to settle,
+//! and on a flat terrace a stack of three boxes, a standing cylinder and a
+//! cone on its base, with the pairs from a `geom::World`'s broad phase,
+//! contacts from `geom::default_dispatcher()` and a small
+//! sequential-impulse solver (`sim.rs`).
 //!
 //! ```sh
 //! cargo run --release -p geom --example rigid_bodies [-- out/rigid_bodies.svg]
 //! ```
 //!
 //! Prints each body's resting place and writes an SVG plot: on the left
-//! the centres' paths seen from above over the ground's height map, a ring
+//! the centres' paths seen from above over the scenery's height map, a ring
 //! where each comes to rest, on the right each body's height over time
 //! (they fall, bounce off each other and the bumps, and come to rest),
 //! with axes in metres and seconds, a legend and the heights' colour bar.
@@ -48,14 +49,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         elapsed.as_secs_f64() * 1e6 / steps as f64
     );
     println!(
-        "{:<10} {:>22} {:>10} {:>12}",
-        "body", "rests at", "speed", "above ground"
+        "{:<17} {:>22} {:>10} {:>13}",
+        "body", "rests at", "speed", "above scenery"
     );
     for body in &world.bodies {
         let c = body.center();
-        let ground = world.ground.surface_y_at(c.x, c.z).unwrap_or(f64::NAN);
+        let ground = world.scenery_y_at(c.x, c.z).unwrap_or(f64::NAN);
         println!(
-            "{:<10} ({:6.2}, {:5.2}, {:6.2}) {:10.2e} {:12.3}",
+            "{:<17} ({:6.2}, {:5.2}, {:6.2}) {:10.2e} {:13.3}",
             body.name,
             c.x,
             c.y,
@@ -78,9 +79,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-const COLORS: [&str; 16] = [
+const COLORS: [&str; 20] = [
     "#e6194b", "#3cb44b", "#0082c8", "#f58230", "#911eb4", "#46c8c8", "#f032e6", "#808000", "#000080",
-    "#aa6e28", "#000000", "#800000", "#008080", "#d2b400", "#6464ff", "#fa8cb4",
+    "#aa6e28", "#000000", "#800000", "#008080", "#d2b400", "#6464ff", "#fa8cb4", "#00a86b", "#ff7f50",
+    "#708090", "#9a6324",
 ];
 
 /// The left panel's square: pixels from its top-left corner, and the
@@ -121,7 +123,7 @@ fn write_plot(
         svg,
         r##"<svg xmlns="http://www.w3.org/2000/svg" width="1180" height="470" font-family="sans-serif" font-size="12">
 <rect width="100%" height="100%" fill="white"/>
-<text x="590" y="22" text-anchor="middle" font-size="15">Rigid bodies dropped on a heightfield: contacts from geom's dispatch table, {:.0} s at {:.0} Hz</text>"##,
+<text x="590" y="22" text-anchor="middle" font-size="15">Rigid bodies dropped on a heightfield and into a mesh dish: pairs from geom's World, contacts from its dispatch table, {:.0} s at {:.0} Hz</text>"##,
         SECONDS,
         1.0 / STEP
     )?;
@@ -174,7 +176,7 @@ fn write_plot(
         svg,
         r##"<defs><linearGradient id="ground" x1="0" y1="1" x2="0" y2="0"><stop offset="0" stop-color="#5a5a5a"/><stop offset="1" stop-color="#e6e6e6"/></linearGradient></defs>
 <rect x="{bar_left}" y="{map_top}" width="12" height="{map_size}" fill="url(#ground)" stroke="black"/>
-<text x="{}" y="{}" text-anchor="middle" transform="rotate(-90 {} {})">ground y (m)</text>"##,
+<text x="{}" y="{}" text-anchor="middle" transform="rotate(-90 {} {})">scenery y (m)</text>"##,
         bar_left + 62.0,
         map_top + map_size / 2.0,
         bar_left + 62.0,
@@ -254,7 +256,7 @@ fn write_plot(
             side.join(" ")
         )?;
         // Legend, right of the time plot.
-        let y = t_top + 8.0 + b as f64 * 18.0;
+        let y = t_top + 8.0 + b as f64 * 16.5;
         writeln!(
             svg,
             r#"<line x1="1000" x2="1020" y1="{y}" y2="{y}" stroke="{color}" stroke-width="3"/><text x="1026" y="{}">{}</text>"#,
@@ -267,7 +269,7 @@ fn write_plot(
     Ok(())
 }
 
-/// The ground under the left panel as a greyscale PNG (light = high), with
+/// The scenery (ground and dish) under the left panel as a greyscale PNG (light = high), with
 /// the lowest and highest height shown.
 fn height_map_png(world: &sim::World) -> Result<(Vec<u8>, f64, f64), Box<dyn std::error::Error>> {
     let n = MAP_SAMPLES;
@@ -278,7 +280,7 @@ fn height_map_png(world: &sim::World) -> Result<(Vec<u8>, f64, f64), Box<dyn std
                 column / n as f64 * 2.0 * HALF - HALF,
                 row / n as f64 * 2.0 * HALF - HALF,
             );
-            world.ground.surface_y_at(x, z).unwrap_or(0.0)
+            world.scenery_y_at(x, z).unwrap_or(0.0)
         })
         .collect();
     let (low, high) = heights

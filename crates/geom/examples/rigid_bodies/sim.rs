@@ -1,6 +1,7 @@
-//! A small impulse-based rigid-body world over a heightfield, written
-//! against geom's public API only: every contact comes from
-//! `geom::default_dispatcher()`.
+//! A small impulse-based rigid-body world over a heightfield and a
+//! triangle mesh, written against geom's public API only: the pairs to
+//! test come from a [`geom::World`]'s broad phase (its bounding-volume
+//! tree), every contact from `geom::default_dispatcher()`.
 //!
 //! The solver is the usual sequential-impulse scheme (Catto, "Iterative
 //! Dynamics with Temporal Coherence", GDC 2005): per step, gravity, then
@@ -12,8 +13,11 @@
 //! nothing tunnels at these speeds); an overlapping one is pushed apart by
 //! a fraction of its depth beyond a small slop (Baumgarte).
 
+use std::sync::Arc;
+
 use geom::nalgebra::Matrix3;
 use geom::prelude::*;
+use geom::world::Handle;
 
 /// One moving body: a shape, its pose and velocities, and mass properties
 /// (uniform density, principal axes along the shape's local axes).
@@ -22,7 +26,7 @@ pub struct Body {
     /// A label for reports.
     pub name: String,
     /// The shape in its local frame (centre of mass at the origin).
-    pub shape: Box<dyn Shape<f64>>,
+    pub shape: Arc<dyn Shape<f64>>,
     /// Local-to-world pose.
     pub pose: Isometry3<f64>,
     /// Velocity of the centre of mass.
@@ -37,7 +41,7 @@ pub struct Body {
 impl Body {
     fn new(
         name: String,
-        shape: Box<dyn Shape<f64>>,
+        shape: Arc<dyn Shape<f64>>,
         mass: f64,
         inertia: Vector3<f64>,
         pose: Isometry3<f64>,
@@ -57,7 +61,7 @@ impl Body {
     /// `across` about any axis through the centre across it.
     fn about_y(
         name: &str,
-        shape: Box<dyn Shape<f64>>,
+        shape: Arc<dyn Shape<f64>>,
         mass: f64,
         axial: f64,
         across: f64,
@@ -78,7 +82,7 @@ impl Body {
         let moment = 0.4 * mass * radius * radius;
         Body::new(
             name.into(),
-            Box::new(Sphere::new(radius)),
+            Arc::new(Sphere::new(radius)),
             mass,
             Vector3::repeat(moment),
             pose,
@@ -106,7 +110,7 @@ impl Body {
             Point3::new(0.0, half_height, 0.0),
             radius,
         );
-        Body::about_y(name, Box::new(shape), mass, axial, across, pose)
+        Body::about_y(name, Arc::new(shape), mass, axial, across, pose)
     }
 
     /// A box of unit density.
@@ -120,7 +124,7 @@ impl Body {
         ) * (mass / 12.0);
         Body::new(
             name.into(),
-            Box::new(Cuboid::new(half_extents)),
+            Arc::new(Cuboid::new(half_extents)),
             mass,
             inertia,
             pose,
@@ -137,7 +141,7 @@ impl Body {
             Point3::new(0.0, half_height, 0.0),
             radius,
         );
-        Body::about_y(name, Box::new(shape), mass, axial, across, pose)
+        Body::about_y(name, Arc::new(shape), mass, axial, across, pose)
     }
 
     /// A solid cone along its local y axis, apex up, unit density: the
@@ -151,7 +155,7 @@ impl Body {
             Point3::new(0.0, -0.25 * height, 0.0),
             radius,
         );
-        Body::about_y(name, Box::new(shape), mass, axial, across, pose)
+        Body::about_y(name, Arc::new(shape), mass, axial, across, pose)
     }
 
     /// The centre of mass, world frame.
@@ -227,16 +231,34 @@ struct Constraint {
     rolling_impulse: Vector3<f64>,
 }
 
-/// Bodies over a static heightfield.
+/// What an object of the broad phase is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Object {
+    /// Static scenery (identity pose).
+    Scenery,
+    /// `bodies[i]`.
+    Body(usize),
+}
+
+/// Bodies over static scenery: a heightfield and a mesh.
 #[derive(Debug)]
 pub struct World {
     /// The ground (static, identity pose).
-    pub ground: HeightField<f64>,
+    pub ground: Arc<HeightField<f64>>,
+    /// A dish-shaped block standing on the ground (a closed mesh, static,
+    /// identity pose).
+    pub dish: Arc<TriMesh<f64>>,
     /// The moving bodies.
     pub bodies: Vec<Body>,
     /// Solver settings.
     pub settings: Settings,
     dispatcher: DispatchTable<f64>,
+    /// Everything, for the broad phase: boxes widened so that the
+    /// candidate pairs include every two objects within the margin.
+    objects: geom::World<f64, Object>,
+    /// `handles[i]` is `bodies[i]`'s object.
+    handles: Vec<Handle>,
+    pairs: Vec<(Handle, Handle)>,
     manifolds: ContactManifolds<f64>,
     constraints: Vec<Constraint>,
     /// Contact points gathered in the last step.
@@ -258,12 +280,26 @@ fn tangents_of(n: &Vector3<f64>) -> [Vector3<f64>; 2] {
 
 impl World {
     /// A world with the default settings and dispatcher.
-    pub fn new(ground: HeightField<f64>, bodies: Vec<Body>) -> Self {
+    pub fn new(ground: HeightField<f64>, dish: TriMesh<f64>, bodies: Vec<Body>) -> Self {
+        let settings = Settings::default();
+        let mut objects = geom::World::with_margin(settings.margin).expect("a finite margin");
+        let (ground, dish) = (Arc::new(ground), Arc::new(dish));
+        objects.insert(ground.clone(), Isometry3::identity(), Object::Scenery);
+        objects.insert(dish.clone(), Isometry3::identity(), Object::Scenery);
+        let handles = bodies
+            .iter()
+            .enumerate()
+            .map(|(i, body)| objects.insert(body.shape.clone(), body.pose, Object::Body(i)))
+            .collect();
         World {
             ground,
+            dish,
             bodies,
-            settings: Settings::default(),
+            settings,
             dispatcher: geom::default_dispatcher(),
+            objects,
+            handles,
+            pairs: Vec::new(),
             manifolds: ContactManifolds::new(),
             constraints: Vec::new(),
             last_contact_count: 0,
@@ -292,48 +328,44 @@ impl World {
         }
     }
 
-    /// Contacts of every body with the ground and of every pair of bodies
-    /// whose boxes come within the margin, as constraints.
+    /// Contacts of every pair the broad phase finds within the margin
+    /// (scenery against scenery skipped), as constraints. Pairs come
+    /// sorted by handle: the scenery's contacts first, then the bodies'
+    /// in the order they were added.
     fn gather_contacts(&mut self, dt: f64) {
         let margin = self.settings.margin;
         self.constraints.clear();
         self.last_contact_count = 0;
         self.last_max_depth = 0.0;
-        let ground_pose = Isometry3::identity();
-        for b in 0..self.bodies.len() {
+        for (body, &handle) in self.bodies.iter().zip(&self.handles) {
+            self.objects.set_pose(handle, body.pose);
+        }
+        let mut pairs = std::mem::take(&mut self.pairs);
+        self.objects.candidate_pairs(&mut pairs);
+        for &(first, second) in &pairs {
+            // `b` is a body; `a` is the other body (the lower index) or
+            // the scenery, named by its handle.
+            let (a, b, handle_a) = match (self.objects.data(first), self.objects.data(second)) {
+                (Some(&Object::Body(a)), Some(&Object::Body(b))) => (Some(a), b, first),
+                (Some(Object::Scenery), Some(&Object::Body(b))) => (None, b, first),
+                (Some(&Object::Body(b)), Some(Object::Scenery)) => (None, b, second),
+                _ => continue,
+            };
+            let (shape_a, pose_a, _) = self.objects.get(handle_a).expect("a live object");
             let body = &self.bodies[b];
             self.dispatcher
                 .contact(
-                    &self.ground,
-                    &ground_pose,
+                    shape_a.as_ref(),
+                    pose_a,
                     body.shape.as_ref(),
                     &body.pose,
                     margin,
                     &mut self.manifolds,
                 )
-                .expect("every body shape has a heightfield routine");
-            self.add_constraints(None, b, dt);
+                .expect("every pair of shapes here has a routine");
+            self.add_constraints(a, b, dt);
         }
-        for a in 0..self.bodies.len() {
-            for b in a + 1..self.bodies.len() {
-                let (body_a, body_b) = (&self.bodies[a], &self.bodies[b]);
-                let box_a = body_a.shape.aabb(&body_a.pose).loosened(margin);
-                if !box_a.intersects(&body_b.shape.aabb(&body_b.pose)) {
-                    continue;
-                }
-                self.dispatcher
-                    .contact(
-                        body_a.shape.as_ref(),
-                        &body_a.pose,
-                        body_b.shape.as_ref(),
-                        &body_b.pose,
-                        margin,
-                        &mut self.manifolds,
-                    )
-                    .expect("every pair of body shapes has a routine");
-                self.add_constraints(Some(a), b, dt);
-            }
-        }
+        self.pairs = pairs;
     }
 
     fn add_constraints(&mut self, body_a: Option<usize>, body_b: usize, dt: f64) {
@@ -452,6 +484,20 @@ impl World {
         }
     }
 
+    /// The height of the highest scenery surface (ground or dish) at
+    /// (`x`, `z`), if any is there.
+    pub fn scenery_y_at(&self, x: f64, z: f64) -> Option<f64> {
+        let down = Ray::new(Point3::new(x, 100.0, z), -Vector3::y());
+        let dish = self
+            .dish
+            .ray_cast(&Isometry3::identity(), &down, f64::INFINITY, false)
+            .map(|hit| 100.0 - hit.t);
+        match (self.ground.surface_y_at(x, z), dish) {
+            (Some(g), Some(d)) => Some(g.max(d)),
+            (g, d) => g.or(d),
+        }
+    }
+
     /// The fastest speed of any body's material point, bounded by
     /// `|v| + |ω|·(bounding radius)`.
     pub fn max_point_speed(&self) -> f64 {
@@ -537,5 +583,65 @@ pub fn demo_world() -> World {
         1.0,
         yawed(tx - 1.4, level + 0.25 + gap, tz - 0.8, 0.0),
     ));
-    World::new(ground, bodies)
+    let (cx, cz, radius) = DISH;
+    let dish_at = |dx: f64, y: f64, dz: f64, tilt: f64| at(cx + dx, y, cz + dz, tilt);
+    bodies.extend([
+        Body::sphere("dish sphere", 0.3, dish_at(-0.6, 4.5, -0.4, 0.0)),
+        Body::cuboid(
+            "dish box",
+            Vector3::new(0.3, 0.2, 0.25),
+            dish_at(0.9, 4.0, 0.5, 0.6),
+        ),
+        Body::capsule("dish capsule", 0.2, 0.35, dish_at(-0.7, 5.0, 0.9, 1.0)),
+        Body::cylinder("dish cylinder", 0.3, 0.25, dish_at(0.5, 5.5, -0.9, 0.4)),
+    ]);
+    World::new(ground, dish_block(cx, cz, radius), bodies)
+}
+
+/// Where the dish stands: the centre's x and z and the rim's radius.
+pub const DISH: (f64, f64, f64) = (-6.0, 6.0, 3.0);
+
+/// A round block with a dish hollowed in its top, as a closed triangle
+/// mesh: the rim `radius` from (`cx`, `cz`) at y = 2.3, the hollow a
+/// paraboloid 0.7 deep, the walls straight down to y = -0.5 (below the
+/// ground there). Rings of the top are turned half a sector against each
+/// other, so its triangles follow no grid.
+fn dish_block(cx: f64, cz: f64, radius: f64) -> TriMesh<f64> {
+    const RINGS: usize = 6;
+    const SECTORS: usize = 24;
+    let (rim_y, depth, bottom_y) = (2.3, 0.7, -0.5);
+    let at = |r: f64, turn: f64, y: f64| {
+        let angle = std::f64::consts::TAU * turn / SECTORS as f64;
+        Point3::new(cx + r * angle.cos(), y, cz + r * angle.sin())
+    };
+    let offset = |ring: usize| 0.5 * (ring % 2) as f64;
+    let mut vertices = vec![Point3::new(cx, rim_y - depth, cz)];
+    for ring in 1..=RINGS {
+        let r = radius * ring as f64 / RINGS as f64;
+        let y = rim_y - depth * (1.0 - (r / radius).powi(2));
+        vertices.extend((0..SECTORS).map(|j| at(r, j as f64 + offset(ring), y)));
+    }
+    vertices.extend((0..SECTORS).map(|j| at(radius, j as f64 + offset(RINGS), bottom_y)));
+    vertices.push(Point3::new(cx, bottom_y, cz));
+    // Vertex j (cyclic) of ring k; ring RINGS + 1 is the foot of the wall.
+    let v = |ring: usize, j: usize| (1 + (ring - 1) * SECTORS + j % SECTORS) as u32;
+    let bottom = (vertices.len() - 1) as u32;
+    let mut triangles = Vec::new();
+    for j in 0..SECTORS {
+        triangles.push([0, v(1, j), v(1, j + 1)]);
+        for ring in 1..RINGS {
+            // Between rings turned by half a sector one way or the other.
+            if offset(ring) == 0.0 {
+                triangles.push([v(ring, j), v(ring + 1, j), v(ring, j + 1)]);
+                triangles.push([v(ring + 1, j), v(ring + 1, j + 1), v(ring, j + 1)]);
+            } else {
+                triangles.push([v(ring, j), v(ring + 1, j + 1), v(ring, j + 1)]);
+                triangles.push([v(ring + 1, j), v(ring + 1, j + 1), v(ring, j)]);
+            }
+        }
+        triangles.push([v(RINGS, j), v(RINGS + 1, j), v(RINGS, j + 1)]);
+        triangles.push([v(RINGS + 1, j), v(RINGS + 1, j + 1), v(RINGS, j + 1)]);
+        triangles.push([bottom, v(RINGS + 1, j + 1), v(RINGS + 1, j)]);
+    }
+    TriMesh::new(vertices, triangles).expect("a valid closed mesh")
 }
