@@ -249,7 +249,11 @@ fn a_margin_pairs_objects_whose_boxes_come_that_close() {
     assert!(expected.len() > 20, "{} pairs", expected.len());
     assert_eq!(pairs, expected);
     // Ray casts answer as without a margin: a ray just past a sphere misses.
-    let ball = world.insert(Arc::new(Sphere::new(1.0)), Isometry3::translation(0.0, 50.0, 0.0), 300);
+    let ball = world.insert(
+        Arc::new(Sphere::new(1.0)),
+        Isometry3::translation(0.0, 50.0, 0.0),
+        300,
+    );
     let past = Ray::new(Point3::new(1.1, 60.0, 0.0), -Vector3::y());
     assert!(world.ray_cast(&past, 20.0, true).is_none());
     let through = Ray::new(Point3::new(0.9, 60.0, 0.0), -Vector3::y());
