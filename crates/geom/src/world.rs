@@ -36,7 +36,7 @@
 
 use std::sync::Arc;
 
-use geom_core::bvh::Bvh;
+use geom_core::bvh::{Bvh, BvhOptions};
 use geom_core::{Aabb, DispatchTable, GeomError, Ray, RayHit, Real, Shape};
 use geom_prims::sweep::SweepHit;
 use nalgebra::{Isometry3, Vector3};
@@ -86,6 +86,8 @@ pub struct World<N: Real, T> {
     built_area: N,
     /// Scratch for sorting candidate pairs.
     keys: Vec<u64>,
+    sorted: Vec<u64>,
+    counts: Vec<u32>,
     /// Each object's box is widened by this much on every side.
     half_margin: N,
 }
@@ -118,6 +120,8 @@ impl<N: Real, T> World<N, T> {
             stale: Stale::Fresh,
             built_area: N::zero(),
             keys: Vec::new(),
+            sorted: Vec::new(),
+            counts: Vec::new(),
             half_margin: N::zero(),
         }
     }
@@ -300,7 +304,10 @@ impl<N: Real, T> World<N, T> {
                     self.boxes.push(object.aabb);
                 }
             }
-            self.bvh = Bvh::build(&self.boxes);
+            // One object per leaf: the nodes hold every object's box in
+            // their four-wide arrays, so the pair traversal pairs objects
+            // four at a time without a leaf step.
+            self.bvh = Bvh::build_with(&self.boxes, BvhOptions { max_leaf_size: 1 });
             self.built_area = self.bvh.root_aabb().map_or(N::zero(), |b| half_area(&b));
             self.stale = Stale::Fresh;
         }
@@ -408,12 +415,15 @@ impl<N: Real, T> World<N, T> {
             let (a, b) = (self.order[i as usize], self.order[j as usize]);
             keys.push(u64::from(a.min(b)) << 32 | u64::from(a.max(b)));
         });
-        keys.sort_unstable();
+        let mut sorted = std::mem::take(&mut self.sorted);
+        sort_pair_keys(&keys, self.slots.len(), &mut self.counts, &mut sorted);
         out.extend(
-            keys.iter()
+            sorted
+                .iter()
                 .map(|&key| (self.handle_at((key >> 32) as u32), self.handle_at(key as u32))),
         );
         self.keys = keys;
+        self.sorted = sorted;
     }
 
     /// The live handle of slot `index`.
@@ -456,6 +466,39 @@ impl<N: Real, T> World<N, T> {
     }
 }
 
+/// `keys` (pairs of slot indices below `slots`, the smaller one in the
+/// high half) sorted into `sorted`: a counting sort by the first index
+/// (one pass to count, one to place), then an insertion sort, which only
+/// meets the few pairs sharing a first index. Linear in the pairs and
+/// slots where a comparison sort is not, and allocation-free once warm.
+fn sort_pair_keys(keys: &[u64], slots: usize, counts: &mut Vec<u32>, sorted: &mut Vec<u64>) {
+    counts.clear();
+    counts.resize(slots + 1, 0);
+    for &key in keys {
+        counts[(key >> 32) as usize + 1] += 1;
+    }
+    for k in 1..counts.len() {
+        counts[k] += counts[k - 1];
+    }
+    sorted.clear();
+    sorted.resize(keys.len(), 0);
+    for &key in keys {
+        let first = &mut counts[(key >> 32) as usize];
+        sorted[*first as usize] = key;
+        *first += 1;
+    }
+    for k in 1..sorted.len() {
+        let key = sorted[k];
+        let mut at = k;
+        while at > 0 && sorted[at - 1] > key {
+            sorted[at] = sorted[at - 1];
+            at -= 1;
+        }
+        sorted[at] = key;
+    }
+}
+
+/// The half area (`xy + yz + zx`) of a box.
 fn half_area<N: Real>(aabb: &Aabb<N>) -> N {
     let e = aabb.maxs - aabb.mins;
     e.x * e.y + e.y * e.z + e.z * e.x

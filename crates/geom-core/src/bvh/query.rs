@@ -92,13 +92,39 @@ fn box_distances_squared<N: Real>(node: &Node<N>, point: &[N; 3]) -> [N; 4] {
     total
 }
 
+/// The children of `node` (bit `k` for child `k`) whose boxes overlap
+/// `aabb` (touching counts) and that are not empty slots: computed without
+/// branches, so that the pair traversals iterate over set bits rather than
+/// test four outcomes the branch predictor cannot guess.
+#[inline(always)]
+fn overlap_mask<N: Real>(node: &Node<N>, aabb: &Aabb<N>) -> u32 {
+    let hit = overlaps(node, aabb);
+    let mut mask = 0;
+    for k in 0..4 {
+        mask |= u32::from(hit[k] & (node.children[k] != EMPTY)) << k;
+    }
+    mask
+}
+
+/// The set bits of `mask`, lowest first.
+#[inline(always)]
+fn bits(mut mask: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let k = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            k
+        })
+    })
+}
+
 /// Which of the four children's boxes overlap `aabb` (touching counts).
 #[inline(always)]
 fn overlaps<N: Real>(node: &Node<N>, aabb: &Aabb<N>) -> [bool; 4] {
     let mut hit = [true; 4];
     for axis in 0..3 {
         for (k, h) in hit.iter_mut().enumerate() {
-            *h &= node.mins[axis][k] <= aabb.maxs[axis] && node.maxs[axis][k] >= aabb.mins[axis];
+            *h &= (node.mins[axis][k] <= aabb.maxs[axis]) & (node.maxs[axis][k] >= aabb.mins[axis]);
         }
     }
     hit
@@ -256,12 +282,9 @@ impl<N: Real> Bvh<N> {
                 continue;
             }
             let node = &self.nodes[child as usize];
-            let hit = overlaps(node, aabb);
-            for k in 0..4 {
-                if hit[k] && node.children[k] != EMPTY {
-                    stack[len] = (node.children[k], N::zero());
-                    len += 1;
-                }
+            for k in bits(overlap_mask(node, aabb)) {
+                stack[len] = (node.children[k], N::zero());
+                len += 1;
             }
         }
     }
@@ -329,7 +352,7 @@ impl<N: Real> Bvh<N> {
         }
         let mut stack = vec![PairTask::new(0, 0)];
         while let Some(task) = stack.pop() {
-            self.descend_pair(other, task.x, task.y, &mut stack, &mut pair);
+            self.descend_pair(other, task.x, task.y, &mut stack, &mut pair, true);
         }
     }
 
@@ -346,7 +369,7 @@ impl<N: Real> Bvh<N> {
         // `(x, x)` stands for the pairs within subtree x.
         let mut stack = vec![PairTask::new(0, 0)];
         while let Some(task) = stack.pop() {
-            self.self_pair_step(&task, &mut stack, &mut pair);
+            self.self_pair_step(&task, &mut stack, &mut pair, true);
         }
     }
 
@@ -371,9 +394,13 @@ impl<N: Real> Bvh<N> {
                 continue;
             }
             expanded.clear();
-            self.self_pair_step(&task, &mut expanded, &mut |_, _| {
-                unreachable!("a step with an inner side reports no pair")
-            });
+            // Not eager: every pair stays in a task.
+            self.self_pair_step(
+                &task,
+                &mut expanded,
+                &mut |_, _| unreachable!("a step with an inner side reports no pair"),
+                false,
+            );
             queue.extend(expanded.drain(..));
         }
         done.extend(queue);
@@ -388,30 +415,22 @@ impl<N: Real> Bvh<N> {
     {
         let mut stack = vec![*task];
         while let Some(task) = stack.pop() {
-            self.self_pair_step(&task, &mut stack, &mut pair);
+            self.self_pair_step(&task, &mut stack, &mut pair, true);
         }
     }
 
     /// One step of the self-pair traversal: `(x, x)` expands into its
     /// children's pairs (or reports a leaf's own pairs); `(x, y)` is a
     /// two-subtree descent step.
-    fn self_pair_step<F>(&self, task: &PairTask<N>, stack: &mut Vec<PairTask<N>>, pair: &mut F)
+    fn self_pair_step<F>(&self, task: &PairTask<N>, stack: &mut Vec<PairTask<N>>, pair: &mut F, eager: bool)
     where
         F: FnMut(u32, u32),
     {
         let (x, y) = (task.x, task.y);
         if x != y {
-            self.descend_pair(self, x, y, stack, &mut |i, j| pair(i.min(j), i.max(j)));
+            self.descend_pair(self, x, y, stack, &mut |i, j| pair(i.min(j), i.max(j)), eager);
         } else if x & LEAF != 0 {
-            let range = self.leaf_range(x & !LEAF);
-            for p in range.clone() {
-                for q in p + 1..range.end {
-                    if self.boxes[p].intersects(&self.boxes[q]) {
-                        let (i, j) = (self.indices[p], self.indices[q]);
-                        pair(i.min(j), i.max(j));
-                    }
-                }
-            }
+            self.pairs_within_leaf(x & !LEAF, pair);
         } else {
             let node = &self.nodes[x as usize];
             for k in 0..4 {
@@ -419,12 +438,63 @@ impl<N: Real> Bvh<N> {
                 if child == EMPTY {
                     continue;
                 }
-                stack.push(PairTask::new(child, child));
-                let hit = overlaps(node, &node.child_box(k));
-                for m in k + 1..4 {
-                    if hit[m] && node.children[m] != EMPTY {
-                        stack.push(PairTask::new(child, node.children[m]));
+                if eager && child & LEAF != 0 {
+                    // A leaf's own pairs at once (none in a one-primitive leaf).
+                    self.pairs_within_leaf(child & !LEAF, pair);
+                } else {
+                    stack.push(PairTask::new(child, child));
+                }
+                // Siblings after `k` that overlap it.
+                let later = overlap_mask(node, &node.child_box(k)) & (0b1110 << k);
+                for m in bits(later) {
+                    let other = node.children[m];
+                    if eager && child & LEAF != 0 && other & LEAF != 0 {
+                        self.leaf_pairs(self, child & !LEAF, other & !LEAF, &mut |i, j| {
+                            pair(i.min(j), i.max(j))
+                        });
+                    } else {
+                        stack.push(PairTask::new(child, other));
                     }
+                }
+            }
+        }
+    }
+
+    /// The overlapping pairs among one leaf's primitives, `i < j`.
+    #[inline]
+    fn pairs_within_leaf<F>(&self, leaf: u32, pair: &mut F)
+    where
+        F: FnMut(u32, u32),
+    {
+        let range = self.leaf_range(leaf);
+        for p in range.clone() {
+            for q in p + 1..range.end {
+                if self.boxes[p].intersects(&self.boxes[q]) {
+                    let (i, j) = (self.indices[p], self.indices[q]);
+                    pair(i.min(j), i.max(j));
+                }
+            }
+        }
+    }
+
+    /// The overlapping pairs of leaf `x` of this tree and leaf `y` of
+    /// `other`, whose boxes are known to overlap: two single primitives
+    /// pair at once (their boxes are the leaves').
+    #[inline]
+    fn leaf_pairs<F>(&self, other: &Bvh<N>, x: u32, y: u32, pair: &mut F)
+    where
+        F: FnMut(u32, u32),
+    {
+        let (range_x, range_y) = (self.leaf_range(x), other.leaf_range(y));
+        if range_x.len() == 1 && range_y.len() == 1 {
+            pair(self.indices[range_x.start], other.indices[range_y.start]);
+            return;
+        }
+        for p in range_x {
+            let box_p = &self.boxes[p];
+            for q in range_y.clone() {
+                if box_p.intersects(&other.boxes[q]) {
+                    pair(self.indices[p], other.indices[q]);
                 }
             }
         }
@@ -443,7 +513,8 @@ impl<N: Real> Bvh<N> {
     /// (of `self`) and `y` (of `other`): two leaves report their
     /// overlapping primitives; two inner nodes pair their children, four
     /// against four; a leaf and a node pair the leaf with the node's
-    /// children.
+    /// children. When `eager`, two leaves met this way pair at once rather
+    /// than as a task.
     fn descend_pair<F>(
         &self,
         other: &Bvh<N>,
@@ -451,6 +522,7 @@ impl<N: Real> Bvh<N> {
         y: ChildRef,
         stack: &mut Vec<PairTask<N>>,
         pair: &mut F,
+        eager: bool,
     ) where
         F: FnMut(u32, u32),
     {
@@ -471,32 +543,44 @@ impl<N: Real> Bvh<N> {
                     if node_x.children[k] == EMPTY {
                         continue;
                     }
-                    let hit = overlaps(node_y, &node_x.child_box(k));
-                    for m in 0..4 {
-                        if hit[m] && node_y.children[m] != EMPTY {
-                            stack.push(PairTask::new(node_x.children[k], node_y.children[m]));
-                        }
+                    for m in bits(overlap_mask(node_y, &node_x.child_box(k))) {
+                        self.meet(other, node_x.children[k], node_y.children[m], stack, pair, eager);
                     }
                 }
             }
             (false, true) => {
                 let node = &self.nodes[x as usize];
-                let hit = overlaps(node, &other.reference_box(y));
-                for k in 0..4 {
-                    if hit[k] && node.children[k] != EMPTY {
-                        stack.push(PairTask::new(node.children[k], y));
-                    }
+                for k in bits(overlap_mask(node, &other.reference_box(y))) {
+                    self.meet(other, node.children[k], y, stack, pair, eager);
                 }
             }
             (true, false) => {
                 let node = &other.nodes[y as usize];
-                let hit = overlaps(node, &self.reference_box(x));
-                for m in 0..4 {
-                    if hit[m] && node.children[m] != EMPTY {
-                        stack.push(PairTask::new(x, node.children[m]));
-                    }
+                for m in bits(overlap_mask(node, &self.reference_box(x))) {
+                    self.meet(other, x, node.children[m], stack, pair, eager);
                 }
             }
+        }
+    }
+
+    /// Subtrees `x` (of `self`) and `y` (of `other`) whose boxes overlap:
+    /// a task, or when `eager` and both are leaves, their pairs at once.
+    #[inline(always)]
+    fn meet<F>(
+        &self,
+        other: &Bvh<N>,
+        x: ChildRef,
+        y: ChildRef,
+        stack: &mut Vec<PairTask<N>>,
+        pair: &mut F,
+        eager: bool,
+    ) where
+        F: FnMut(u32, u32),
+    {
+        if eager && x & LEAF != 0 && y & LEAF != 0 {
+            self.leaf_pairs(other, x & !LEAF, y & !LEAF, pair);
+        } else {
+            stack.push(PairTask::new(x, y));
         }
     }
 }
