@@ -134,7 +134,14 @@ impl<N: Real> Aabb<N> {
             return self.transformed_unbounded(pose);
         }
         let abs_rotation = rotation.matrix().abs();
-        let center = pose * self.center();
+        // A box centred on the local origin (most shapes') moves with the
+        // translation alone: rotating the zero vector is exact, and skipped.
+        let local_center = self.center();
+        let center = if local_center == Point3::origin() {
+            Point3::from(pose.translation.vector)
+        } else {
+            pose * local_center
+        };
         let half = abs_rotation * self.half_extents();
         Aabb::from_half_extents(center, half).unbounded_where_nan()
     }

@@ -280,14 +280,14 @@ impl<N: Real, T> World<N, T> {
     /// Brings the tree up to date with the objects (queries call it).
     pub fn update(&mut self) {
         if self.stale == Stale::Refit {
-            self.boxes.clear();
-            let slots = &self.slots;
-            self.boxes.extend(
-                self.order
-                    .iter()
-                    .map(|&i| slots[i as usize].object.as_ref().expect("live").aabb),
-            );
-            self.bvh.refit(&self.boxes);
+            let (slots, order) = (&self.slots, &self.order);
+            self.bvh.refit_with(|i| {
+                slots[order[i as usize] as usize]
+                    .object
+                    .as_ref()
+                    .expect("live")
+                    .aabb
+            });
             let area = self.bvh.root_aabb().map_or(N::zero(), |b| half_area(&b));
             self.stale = if area > self.built_area * nalgebra::convert::<f64, N>(2.0) {
                 Stale::Rebuild

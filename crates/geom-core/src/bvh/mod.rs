@@ -226,8 +226,15 @@ impl<N: Real> Bvh<N> {
             boxes.len(),
             self.boxes.len()
         );
+        self.refit_with(|i| boxes[i as usize]);
+    }
+
+    /// [`Bvh::refit`] with primitive `i`'s new box from `box_of(i)` (called
+    /// once per primitive, in the tree's order): no gathered copy of the
+    /// boxes is needed.
+    pub fn refit_with(&mut self, box_of: impl Fn(u32) -> Aabb<N>) {
         for (slot, &i) in self.boxes.iter_mut().zip(&self.indices) {
-            let b = &boxes[i as usize];
+            let b = box_of(i);
             *slot = Aabb::new(b.mins, b.maxs);
         }
         // Children have larger indices than their parent: a reverse sweep

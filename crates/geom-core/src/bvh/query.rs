@@ -539,10 +539,9 @@ impl<N: Real> Bvh<N> {
             }
             (false, false) => {
                 let (node_x, node_y) = (&self.nodes[x as usize], &other.nodes[y as usize]);
-                for k in 0..4 {
-                    if node_x.children[k] == EMPTY {
-                        continue;
-                    }
+                // Only the children of `x` that meet `y`'s box can meet
+                // one of its children.
+                for k in bits(overlap_mask(node_x, &other.node_box(y as usize))) {
                     for m in bits(overlap_mask(node_y, &node_x.child_box(k))) {
                         self.meet(other, node_x.children[k], node_y.children[m], stack, pair, eager);
                     }
