@@ -88,6 +88,17 @@ pub(crate) trait TriangleSurface<N: Real> {
     fn surface_through(&self, foot: &Point3<N>, near: Self::Near, scale: N) -> bool;
 }
 
+/// How far from the surface a foot may lie and still count as on it
+/// ([`TriangleSurface::surface_through`]): the rounding of the foot and
+/// of its distance to the surface, a few `ε` of the coordinates
+/// (`magnitude`) and of the contact's size (`scale`). The depth a contact
+/// along the face reports is off by at most this much, so it is kept
+/// tight: 1024 `ε` here let an f32 mesh 10⁴ from the origin accept feet
+/// 1.2 from its surface (a sphere's depth wrong by 0.12).
+pub(crate) fn surface_tolerance<N: Real>(scale: N, magnitude: N) -> N {
+    N::default_epsilon() * nalgebra::convert::<f64, N>(8.0) * (scale + magnitude)
+}
+
 impl<N: Real> TriangleSurface<N> for crate::HeightField<N> {
     /// The cell `(i, j)` holding the triangle.
     type Near = (usize, usize);
@@ -189,7 +200,7 @@ impl<N: Real> TriangleSurface<N> for crate::HeightField<N> {
     }
 
     fn surface_through(&self, foot: &Point3<N>, near: Self::Near, scale: N) -> bool {
-        let tolerance = N::default_epsilon() * nalgebra::convert::<f64, N>(1024.0) * (scale + foot.y.abs());
+        let tolerance = surface_tolerance(scale, foot.y.abs());
         self.surface_y_near(near, foot.x, foot.z)
             .is_some_and(|surface| (surface - foot.y).abs() <= tolerance)
     }

@@ -107,14 +107,21 @@ impl<N: Real> TriangleSurface<N> for TriMesh<N> {
     fn near_point(&self, _point: &Point3<N>) {}
 
     fn surface_through(&self, foot: &Point3<N>, _near: (), scale: N) -> bool {
-        let tolerance =
-            N::default_epsilon() * nalgebra::convert::<f64, N>(1024.0) * (scale + foot.coords.amax());
+        let tolerance = crate::surface::surface_tolerance(scale, foot.coords.amax());
         self.bvh
             .closest(foot, tolerance, |i, _| {
+                // About the triangle's first vertex: exact differences, so
+                // only the foot's own rounding counts against the tolerance.
                 let [a, b, c] = self.indices[i as usize].map(|v| self.vertices[v as usize]);
-                let (on_triangle, _) =
-                    geom_core::distance::closest_point_on_triangle_branching(foot, &a, &b, &c);
-                Some((foot - on_triangle).norm())
+                let origin = a.coords;
+                let local_foot = foot - origin;
+                let (on_triangle, _) = geom_core::distance::closest_point_on_triangle_branching(
+                    &local_foot,
+                    &Point3::origin(),
+                    &(b - origin),
+                    &(c - origin),
+                );
+                Some((local_foot - on_triangle).norm())
             })
             .is_some()
     }
