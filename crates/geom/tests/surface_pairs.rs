@@ -139,6 +139,25 @@ fn distance_both_orders(
     [one(a, pose_a, b, pose_b), one(b, pose_b, a, pose_a)]
 }
 
+/// Both orders' distances against the brute-force `truth` (none beyond
+/// `max_distance`); how many were compared.
+fn check_distances(case: usize, got: [Option<f64>; 2], truth: f64, max_distance: f64) -> usize {
+    let mut compared = 0;
+    for (order, got) in got.into_iter().enumerate() {
+        if truth > max_distance + 1e-9 {
+            assert_eq!(got, None, "case {case}, order {order}: truth {truth}");
+            continue;
+        }
+        let got = got.unwrap_or_else(|| panic!("case {case}, order {order}: nothing, truth {truth}"));
+        assert!(
+            (got - truth).abs() < 1e-6,
+            "case {case}, order {order}: {got} vs brute force {truth}"
+        );
+        compared += 1;
+    }
+    compared
+}
+
 #[test]
 fn mesh_to_mesh_distances_are_the_nearest_pair_of_triangles() {
     let table = geom::default_dispatcher::<f64>();
@@ -155,24 +174,9 @@ fn mesh_to_mesh_distances_are_the_nearest_pair_of_triangles() {
         );
         let truth = brute_distance(&world_triangles(&torus_like, &pose), &ground_triangles);
         let max_distance = 1.0;
-        for (order, got) in
-            distance_both_orders(&table, &torus_like, &pose, &ground, &ground_pose, max_distance)
-                .into_iter()
-                .enumerate()
-        {
-            if truth > max_distance + 1e-9 {
-                assert_eq!(got, None, "case {case}, order {order}: truth {truth}");
-                continue;
-            }
-            if truth == 0.0 {
-                continue;
-            }
-            let got = got.unwrap_or_else(|| panic!("case {case}, order {order}: nothing, truth {truth}"));
-            assert!(
-                (got - truth).abs() < 1e-6,
-                "case {case}, order {order}: {got} vs brute force {truth}"
-            );
-            compared += 1;
+        if truth > 0.0 {
+            let got = distance_both_orders(&table, &torus_like, &pose, &ground, &ground_pose, max_distance);
+            compared += check_distances(case, got, truth, max_distance);
         }
     }
     assert!(compared > 150, "{compared} compared");
@@ -199,21 +203,8 @@ fn mesh_to_heightfield_distances_are_the_nearest_pair_of_triangles() {
             rng.direction() * rng.range(0.0, 3.0),
         );
         let truth = brute_distance(&world_triangles(&rock, &pose), &field_triangles);
-        for (order, got) in distance_both_orders(&table, &field, &id, &rock, &pose, 1.0)
-            .into_iter()
-            .enumerate()
-        {
-            if truth > 1.0 + 1e-9 {
-                assert_eq!(got, None, "case {case}, order {order}: truth {truth}");
-                continue;
-            }
-            let got = got.unwrap_or_else(|| panic!("case {case}, order {order}: nothing, truth {truth}"));
-            assert!(
-                (got - truth).abs() < 1e-6,
-                "case {case}, order {order}: {got} vs brute force {truth}"
-            );
-            compared += 1;
-        }
+        let got = distance_both_orders(&table, &field, &id, &rock, &pose, 1.0);
+        compared += check_distances(case, got, truth, 1.0);
     }
     assert!(compared > 150, "{compared} compared");
 }

@@ -527,16 +527,8 @@ impl<N: Real> Bvh<N> {
         F: FnMut(u32, u32),
     {
         match (x & LEAF != 0, y & LEAF != 0) {
-            (true, true) => {
-                for p in self.leaf_range(x & !LEAF) {
-                    let box_i = &self.boxes[p];
-                    for q in other.leaf_range(y & !LEAF) {
-                        if box_i.intersects(&other.boxes[q]) {
-                            pair(self.indices[p], other.indices[q]);
-                        }
-                    }
-                }
-            }
+            // A task of two leaves is pushed only when their boxes overlap.
+            (true, true) => self.leaf_pairs(other, x & !LEAF, y & !LEAF, pair),
             (false, false) => {
                 let (node_x, node_y) = (&self.nodes[x as usize], &other.nodes[y as usize]);
                 // Only the children of `x` that meet `y`'s box can meet
