@@ -402,8 +402,9 @@ impl<N: Real, T> World<N, T> {
     }
 
     /// The candidate pairs of a broad phase: every two objects whose boxes
-    /// overlap, as `(a, b)` with `a < b`, sorted, into `out` (cleared
-    /// first).
+    /// overlap (each widened by half the margin of a world made by
+    /// [`World::with_margin`]), as `(a, b)` with `a < b`, sorted, into
+    /// `out` (cleared first).
     pub fn candidate_pairs(&mut self, out: &mut Vec<(Handle, Handle)>) {
         out.clear();
         self.update();
@@ -468,9 +469,10 @@ impl<N: Real, T> World<N, T> {
 
 /// `keys` (pairs of slot indices below `slots`, the smaller one in the
 /// high half) sorted into `sorted`: a counting sort by the first index
-/// (one pass to count, one to place), then an insertion sort, which only
-/// meets the few pairs sharing a first index. Linear in the pairs and
-/// slots where a comparison sort is not, and allocation-free once warm.
+/// (one pass to count, one to place), then each first index's run sorted
+/// on its own (most runs hold a pair or two; one object meeting many, a
+/// ground under every body, is a run of its own and sorts in `n log n`).
+/// Allocation-free once warm.
 fn sort_pair_keys(keys: &[u64], slots: usize, counts: &mut Vec<u32>, sorted: &mut Vec<u64>) {
     counts.clear();
     counts.resize(slots + 1, 0);
@@ -487,14 +489,15 @@ fn sort_pair_keys(keys: &[u64], slots: usize, counts: &mut Vec<u32>, sorted: &mu
         sorted[*first as usize] = key;
         *first += 1;
     }
-    for k in 1..sorted.len() {
-        let key = sorted[k];
-        let mut at = k;
-        while at > 0 && sorted[at - 1] > key {
-            sorted[at] = sorted[at - 1];
-            at -= 1;
+    // `counts[a]` is now the end of first index `a`'s run, which starts
+    // where the run before it ends.
+    let mut start = 0;
+    for &end in &counts[..slots] {
+        let end = end as usize;
+        if end - start > 1 {
+            sorted[start..end].sort_unstable();
         }
-        sorted[at] = key;
+        start = end;
     }
 }
 

@@ -263,3 +263,39 @@ fn a_margin_pairs_objects_whose_boxes_come_that_close() {
         assert!(refused.to_string().contains("margin"), "{refused}");
     }
 }
+
+#[test]
+fn an_object_meeting_every_other_pairs_with_each_in_order() {
+    // A half-space inserted first pairs with everything: one long run of
+    // pairs sharing the first slot, found in traversal order and sorted.
+    let mut rng = Rng::new(23);
+    let mut world: World<f64, usize> = World::new();
+    let plane: Arc<dyn Shape<f64>> = Arc::new(HalfSpace::new(Vector3::y(), 0.0));
+    let ground = world.insert(plane.clone(), Isometry3::identity(), 0);
+    let mut placed = vec![(ground, plane.aabb(&Isometry3::identity()))];
+    for i in 1..400 {
+        let shape = random_shape(&mut rng);
+        let pose = Isometry3::new(
+            Vector3::new(
+                rng.range(-20.0, 20.0),
+                rng.range(-3.0, 0.5),
+                rng.range(-20.0, 20.0),
+            ),
+            rng.direction() * rng.range(0.0, 3.0),
+        );
+        placed.push((world.insert(shape.clone(), pose, i), shape.aabb(&pose)));
+    }
+    let mut expected = Vec::new();
+    for (i, (h, a)) in placed.iter().enumerate() {
+        for (k, b) in &placed[i + 1..] {
+            if a.intersects(b) {
+                expected.push((*h.min(k), *h.max(k)));
+            }
+        }
+    }
+    expected.sort();
+    let mut pairs = Vec::new();
+    world.candidate_pairs(&mut pairs);
+    assert!(pairs.iter().filter(|(a, _)| *a == ground).count() >= 390);
+    assert_eq!(pairs, expected);
+}
