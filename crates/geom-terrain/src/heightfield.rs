@@ -783,7 +783,7 @@ mod tests {
                     field.cell_at(point.x, point.z)
                 );
                 // The contact routines' inside test, looked up from `near`.
-                let located = crate::surface::TriangleSurface::locate(&field, &point, near);
+                let located = crate::surface::TriangleSurface::locate(&field, &point, near, f64::INFINITY);
                 assert_eq!(
                     matches!(located, crate::surface::Location::Inside(_)),
                     field.contains_local_point(&point)

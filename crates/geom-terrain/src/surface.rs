@@ -70,7 +70,10 @@ pub(crate) trait TriangleSurface<N: Real> {
     fn in_vertex_normal_cone(&self, id: u32, k: usize, near: Self::Near, direction: &Vector3<N>) -> bool;
 
     /// Which side of the surface `point` is on (see [`Location`]).
-    fn locate(&self, point: &Point3<N>, near: Self::Near) -> Location<N>;
+    /// `within` bounds the distance from `point` to the surface when the
+    /// caller knows one (its distance to some triangle), else is infinite:
+    /// a mesh searches no farther for the nearest surface point.
+    fn locate(&self, point: &Point3<N>, near: Self::Near, within: N) -> Location<N>;
 
     /// The way out of the solid for a `point` inside it: the surface
     /// point it leaves by and the unit normal there (straight up for a
@@ -180,7 +183,7 @@ impl<N: Real> TriangleSurface<N> for crate::HeightField<N> {
         true
     }
 
-    fn locate(&self, point: &Point3<N>, near: Self::Near) -> Location<N> {
+    fn locate(&self, point: &Point3<N>, near: Self::Near, _within: N) -> Location<N> {
         if point.y > self.surface_y_ceiling() {
             return Location::Front;
         }

@@ -95,7 +95,8 @@ fn solid_holds<N: Real>(
         return false;
     };
     let local: Point3<N> = outer_pose.inverse_transform_point(&(inner_pose * vertex));
-    matches!(outer.locate(&local, ()), Location::Inside(_))
+    let unlimited = nalgebra::convert::<f64, N>(f64::INFINITY);
+    matches!(outer.locate(&local, (), unlimited), Location::Inside(_))
 }
 
 /// The nearest points of `solid` and the triangles of `walked` near it,

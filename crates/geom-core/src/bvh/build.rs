@@ -2,7 +2,9 @@
 
 use nalgebra::Point3;
 
-use super::{Bvh, BvhOptions, ChildRef, EMPTY, LEAF, Leaf, Node, SAH_DEPTH, half_area};
+use super::{
+    Bvh, BvhOptions, ChildRef, EMPTY, LEAF, LEAF_COUNT_BITS, MAX_PRIMITIVES, Node, SAH_DEPTH, half_area,
+};
 use crate::aabb::Aabb;
 use crate::scalar::Real;
 
@@ -128,15 +130,14 @@ struct Builder<N: Real> {
 
 pub(super) fn build<N: Real>(boxes: &[Aabb<N>], options: BvhOptions) -> Bvh<N> {
     assert!(
-        boxes.len() < LEAF as usize,
-        "Bvh::build: {} boxes (at most 2^31 − 1)",
+        boxes.len() <= MAX_PRIMITIVES,
+        "Bvh::build: {} boxes (at most 2^27)",
         boxes.len()
     );
     let boxes: Vec<Aabb<N>> = boxes.iter().map(|b| Aabb::new(b.mins, b.maxs)).collect();
     if boxes.is_empty() {
         return Bvh {
             nodes: Vec::new(),
-            leaves: Vec::new(),
             indices: Vec::new(),
             boxes,
             positions: Vec::new(),
@@ -160,7 +161,6 @@ pub(super) fn build<N: Real>(boxes: &[Aabb<N>], options: BvhOptions) -> Bvh<N> {
     let root = builder.split(0, boxes.len(), 0, bounds);
     let mut tree = Bvh {
         nodes: Vec::with_capacity(builder.nodes.len() / 3 + 1),
-        leaves: Vec::new(),
         indices: Vec::new(),
         boxes: Vec::new(),
         positions: Vec::new(),
@@ -329,11 +329,8 @@ fn collapse<N: Real>(binary: &[Binary<N>], root: usize, tree: &mut Bvh<N>) {
     for (slot, &child) in children.iter().enumerate().take(held) {
         let reference: ChildRef = match &binary[child] {
             Binary::Leaf { start, count, .. } => {
-                tree.leaves.push(Leaf {
-                    start: *start,
-                    count: *count,
-                });
-                (tree.leaves.len() - 1) as u32 | LEAF
+                debug_assert!((1..=1 << LEAF_COUNT_BITS).contains(count));
+                start << LEAF_COUNT_BITS | (count - 1) | LEAF
             }
             Binary::Inner { .. } => {
                 let child_index = tree.nodes.len();

@@ -74,15 +74,23 @@ impl Default for BvhOptions {
     }
 }
 
-/// A reference to a node's child: an inner node's index, a leaf's index
-/// with [`LEAF`] set, or [`EMPTY`].
+/// A reference to a node's child: an inner node's index, a leaf with
+/// [`LEAF`] set, or [`EMPTY`]. A leaf is its run of primitives in the tree
+/// order, packed as `start << 4 | (count − 1)` (see [`Bvh::leaf_range`]):
+/// reaching a leaf reads no record besides its parent node.
 type ChildRef = u32;
 /// The flag of a leaf reference.
 const LEAF: u32 = 1 << 31;
 /// An unused child slot (its box is empty: mins `+∞`, maxs `−∞`).
 const EMPTY: u32 = u32::MAX;
+/// Bits of a leaf reference holding `count − 1` (leaves hold 1 to 16).
+const LEAF_COUNT_BITS: u32 = 4;
+/// The most primitives a tree holds: a leaf's start fits in the 27 bits
+/// left beside the count and the flag.
+const MAX_PRIMITIVES: usize = 1 << (31 - LEAF_COUNT_BITS);
 /// The binary levels split by SAH; below them splits are medians, so the
-/// binary depth is at most `SAH_DEPTH + 31` for fewer than 2³¹ primitives.
+/// binary depth is at most `SAH_DEPTH + 27` for at most
+/// [`MAX_PRIMITIVES`] (2²⁷) primitives.
 const SAH_DEPTH: usize = 32;
 /// Entries of a query's stack: a node pushes at most three more than it
 /// pops, and the four-wide depth is at most the binary one (≤ 63).
@@ -130,20 +138,12 @@ fn half_area<N: Real>(aabb: &Aabb<N>) -> N {
     e.x * e.y + e.y * e.z + e.z * e.x
 }
 
-/// A run of primitive indices: `indices[start..start + count]`.
-#[derive(Clone, Copy, Debug)]
-struct Leaf {
-    start: u32,
-    count: u32,
-}
-
 /// A bounding-volume hierarchy over boxes numbered `0..len()`; see the
 /// [module documentation](self).
 #[derive(Clone, Debug)]
 pub struct Bvh<N: Real> {
     /// Node 0 is the root; a node's children have larger indices.
     nodes: Vec<Node<N>>,
-    leaves: Vec<Leaf>,
     /// Primitive indices, grouped by leaf (a primitive's position in the
     /// tree order).
     indices: Vec<u32>,
@@ -161,7 +161,7 @@ impl<N: Real> Bvh<N> {
     ///
     /// # Panics
     ///
-    /// When there are 2³¹ boxes or more.
+    /// When there are more than 2²⁷ (134 217 728) boxes.
     pub fn build(boxes: &[Aabb<N>]) -> Self {
         Self::build_with(boxes, BvhOptions::default())
     }
@@ -171,7 +171,7 @@ impl<N: Real> Bvh<N> {
     ///
     /// # Panics
     ///
-    /// When there are 2³¹ boxes or more.
+    /// When there are more than 2²⁷ (134 217 728) boxes.
     pub fn build_with(boxes: &[Aabb<N>], options: BvhOptions) -> Self {
         build::build(boxes, options)
     }
@@ -193,6 +193,14 @@ impl<N: Real> Bvh<N> {
     /// When `index >= len()`.
     pub fn primitive_aabb(&self, index: u32) -> &Aabb<N> {
         &self.boxes[self.positions[index as usize] as usize]
+    }
+
+    /// The primitives in the tree order: a leaf's are adjacent, and
+    /// `tree_order()[p]` is the primitive at position `p`. Data a caller
+    /// keeps in this order is read from adjacent memory by the
+    /// `*_in_tree_order` queries, which name primitives by position.
+    pub fn tree_order(&self) -> &[u32] {
+        &self.indices
     }
 
     /// The box around every primitive (`None` for an empty tree).
@@ -270,9 +278,11 @@ impl<N: Real> Bvh<N> {
         &self.indices[self.leaf_range(leaf)]
     }
 
-    /// A leaf's positions in the tree order.
+    /// A leaf's positions in the tree order, from its packed reference
+    /// (the [`LEAF`] flag cleared).
     fn leaf_range(&self, leaf: u32) -> std::ops::Range<usize> {
-        let Leaf { start, count } = self.leaves[leaf as usize];
-        start as usize..(start + count) as usize
+        let start = (leaf >> LEAF_COUNT_BITS) as usize;
+        let count = (leaf & ((1 << LEAF_COUNT_BITS) - 1)) as usize + 1;
+        start..start + count
     }
 }

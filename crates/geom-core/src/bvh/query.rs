@@ -193,6 +193,18 @@ impl<N: Real> Bvh<N> {
     where
         F: FnMut(u32, N) -> Option<N>,
     {
+        self.ray_cast_in_tree_order(ray, max_t, |p, best| test(self.indices[p as usize], best))
+            .map(|(p, t)| (self.indices[p as usize], t))
+    }
+
+    /// [`Bvh::ray_cast`] with primitives named by their positions in the
+    /// [tree order](Bvh::tree_order) rather than their indices: `test(p,
+    /// best)` and the answer name position `p`. A caller keeping its
+    /// primitives' data in that order reads a leaf's from adjacent memory.
+    pub fn ray_cast_in_tree_order<F>(&self, ray: &Ray<N>, max_t: N, mut test: F) -> Option<(u32, N)>
+    where
+        F: FnMut(u32, N) -> Option<N>,
+    {
         if self.nodes.is_empty() || !ray.is_finite() || !non_negative(max_t) {
             return None;
         }
@@ -209,12 +221,12 @@ impl<N: Real> Bvh<N> {
                 continue;
             }
             if child & LEAF != 0 {
-                for &i in self.leaf_indices(child & !LEAF) {
-                    if let Some(t) = test(i, best_t)
+                for p in self.leaf_range(child & !LEAF) {
+                    if let Some(t) = test(p as u32, best_t)
                         && (t < best_t || (best.is_none() && t <= best_t))
                     {
                         best_t = t;
-                        best = Some((i, t));
+                        best = Some((p as u32, t));
                     }
                 }
                 continue;
@@ -264,6 +276,15 @@ impl<N: Real> Bvh<N> {
     where
         F: FnMut(u32) -> bool,
     {
+        self.visit_aabb_in_tree_order(aabb, |p| visit(self.indices[p as usize]));
+    }
+
+    /// [`Bvh::visit_aabb`] with primitives named by their positions in the
+    /// [tree order](Bvh::tree_order).
+    pub fn visit_aabb_in_tree_order<F>(&self, aabb: &Aabb<N>, mut visit: F)
+    where
+        F: FnMut(u32) -> bool,
+    {
         // A NaN bound fails every comparison below.
         if self.nodes.is_empty() {
             return;
@@ -275,7 +296,7 @@ impl<N: Real> Bvh<N> {
             let (child, _) = stack[len];
             if child & LEAF != 0 {
                 for p in self.leaf_range(child & !LEAF) {
-                    if self.boxes[p].intersects(aabb) && !visit(self.indices[p]) {
+                    if self.boxes[p].intersects(aabb) && !visit(p as u32) {
                         return;
                     }
                 }
@@ -301,6 +322,23 @@ impl<N: Real> Bvh<N> {
     where
         F: FnMut(u32, N) -> Option<N>,
     {
+        self.closest_in_tree_order(point, max_distance, |p, best| {
+            test(self.indices[p as usize], best)
+        })
+        .map(|(p, d)| (self.indices[p as usize], d))
+    }
+
+    /// [`Bvh::closest`] with primitives named by their positions in the
+    /// [tree order](Bvh::tree_order).
+    pub fn closest_in_tree_order<F>(
+        &self,
+        point: &Point3<N>,
+        max_distance: N,
+        mut test: F,
+    ) -> Option<(u32, N)>
+    where
+        F: FnMut(u32, N) -> Option<N>,
+    {
         if self.nodes.is_empty() || !point.iter().all(|c| c.is_finite()) || !non_negative(max_distance) {
             return None;
         }
@@ -318,12 +356,12 @@ impl<N: Real> Bvh<N> {
                 continue;
             }
             if child & LEAF != 0 {
-                for &i in self.leaf_indices(child & !LEAF) {
-                    if let Some(d) = test(i, best_distance)
+                for p in self.leaf_range(child & !LEAF) {
+                    if let Some(d) = test(p as u32, best_distance)
                         && (d < best_distance || (best.is_none() && d <= best_distance))
                     {
                         best_distance = d;
-                        best = Some((i, d));
+                        best = Some((p as u32, d));
                     }
                 }
                 continue;

@@ -462,3 +462,55 @@ fn self_pair_tasks_split_the_pairs_without_loss_or_repeat() {
     }
     assert!(Bvh::<f64>::build(&[]).self_pair_tasks(8).is_empty());
 }
+
+/// Data kept in the tree order (`ordered[p]` is primitive
+/// `tree_order()[p]`'s), as a mesh keeps its triangles, answers every
+/// query like brute force over the primitives in their own order; leaves
+/// of 1, 4 and 16 primitives (the packed leaf references' extremes).
+#[test]
+fn queries_in_tree_order_name_positions_of_the_tree_order() {
+    let mut rng = Rng::new(12);
+    for options in options() {
+        let boxes = random_boxes(&mut rng, 900);
+        let bvh = Bvh::build_with(&boxes, options);
+        let order = bvh.tree_order();
+        let mut seen = order.to_vec();
+        seen.sort_unstable();
+        assert_eq!(seen, (0..boxes.len() as u32).collect::<Vec<_>>());
+        let ordered: Vec<Aabb<f64>> = order.iter().map(|&i| boxes[i as usize]).collect();
+        for _ in 0..200 {
+            let ray = random_ray(&mut rng);
+            let expected = boxes
+                .iter()
+                .filter_map(|b| b.ray_interval(&ray, f64::INFINITY).map(|(t, _)| t))
+                .min_by(f64::total_cmp);
+            let hit = bvh.ray_cast_in_tree_order(&ray, f64::INFINITY, |p, best| {
+                ordered[p as usize].ray_interval(&ray, best).map(|(t, _)| t)
+            });
+            assert_eq!(hit.map(|(_, t)| t), expected, "{ray:?}");
+            if let Some((p, t)) = hit {
+                let i = order[p as usize];
+                assert_eq!(boxes[i as usize].ray_interval(&ray, f64::INFINITY).unwrap().0, t);
+            }
+
+            let p = Point3::from(rng.vector(90.0));
+            let expected = boxes.iter().map(|b| box_distance(b, &p)).min_by(f64::total_cmp);
+            let nearest = bvh.closest_in_tree_order(&p, f64::INFINITY, |q, _| {
+                Some(box_distance(&ordered[q as usize], &p))
+            });
+            assert_eq!(nearest.map(|(_, d)| d), expected);
+
+            let query = Aabb::from_half_extents(Point3::from(rng.vector(60.0)), rng.vector(8.0).abs());
+            let expected: BTreeSet<u32> = (0..boxes.len() as u32)
+                .filter(|&i| boxes[i as usize].intersects(&query))
+                .collect();
+            let mut found = BTreeSet::new();
+            bvh.visit_aabb_in_tree_order(&query, |q| {
+                assert!(ordered[q as usize].intersects(&query));
+                assert!(found.insert(order[q as usize]));
+                true
+            });
+            assert_eq!(found, expected);
+        }
+    }
+}

@@ -82,7 +82,8 @@ pub(crate) fn push_sunk_ends<N: Real, S: TriangleSurface<N>>(
     let ends: &[Point3<N>] = if p0 == p1 { &[*p0] } else { &[*p0, *p1] };
     for end in ends {
         let near = surface.near_point(end);
-        if !matches!(surface.locate(end, near), Location::Inside(_)) {
+        let unlimited = nalgebra::convert::<f64, N>(f64::INFINITY);
+        if !matches!(surface.locate(end, near, unlimited), Location::Inside(_)) {
             continue;
         }
         let Some((exit, normal)) = surface.escape(end, near) else {
@@ -118,17 +119,19 @@ impl<N: Real> LocationCache<N> {
         }
     }
 
-    /// Where `point` is, looked up from `near`.
+    /// Where `point` is, looked up from `near`; `within` bounds its
+    /// distance to the surface ([`TriangleSurface::locate`]).
     fn locate<S: TriangleSurface<N>>(
         &mut self,
         surface: &S,
         point: &Point3<N>,
         near: S::Near,
+        within: N,
     ) -> Location<N> {
         if let Some(&(_, location)) = self.entries.iter().flatten().find(|(p, _)| p == point) {
             return location;
         }
-        let location = surface.locate(point, near);
+        let location = surface.locate(point, near, within);
         self.entries[self.next] = Some((*point, location));
         self.next = 1 - self.next;
         location
@@ -181,7 +184,7 @@ fn triangle_candidate<N: Real, S: TriangleSurface<N>>(
     // crossing this triangle) is pushed out the other way, and deeper.
     // A point on the surface to rounding (a capsule sunk by exactly its
     // radius) is not inside: its contact is the face's.
-    let location = locations.locate(surface, &on_segment, near);
+    let location = locations.locate(surface, &on_segment, near, distance);
     let inside = matches!(location, Location::Inside(depth)
         if depth > N::default_epsilon() * nalgebra::convert::<f64, N>(64.0) * scale);
     // Scaled first where `|offset|²` overflows or underflows.

@@ -114,15 +114,15 @@ pub fn contact_trimesh_convex<N: Real>(
     let search = shape_box.loosened(margin);
     // The side of an open mesh the shape is on: its centre's, by the
     // pseudo-normal of the surface's nearest feature to it.
+    let unlimited = nalgebra::convert::<f64, N>(f64::INFINITY);
     let behind = !mesh.closed
-        && crate::surface::TriangleSurface::locate(mesh, &shape_box.center(), ())
+        && crate::surface::TriangleSurface::locate(mesh, &shape_box.center(), (), unlimited)
             == crate::surface::Location::Behind;
     let mut answer = Ok(());
-    mesh.bvh.visit_aabb(&search, |id| {
-        let [a, b, c] = mesh.indices[id as usize].map(|v| mesh.vertices[v as usize]);
-        let triangle = Triangle { a, b, c };
+    mesh.bvh.visit_aabb_in_tree_order(&search, |p| {
+        let (id, triangle) = mesh.at_tree_position(p);
         let first = out.len();
-        answer = triangle_table.append_contacts(&triangle, &identity, shape, &local_pose, margin, out);
+        answer = triangle_table.append_contacts(triangle, &identity, shape, &local_pose, margin, out);
         if answer.is_err() {
             return false;
         }
@@ -130,7 +130,7 @@ pub fn contact_trimesh_convex<N: Real>(
             fix_normal(
                 mesh,
                 id,
-                &triangle,
+                triangle,
                 shape,
                 &local_pose,
                 behind,
@@ -359,14 +359,13 @@ pub fn closest_points_trimesh_convex<N: Real>(
         }
     }
     let limit = max_distance + reach;
-    mesh.bvh.closest(&centre, limit, |id, bound| {
+    mesh.bvh.closest_in_tree_order(&centre, limit, |p, bound| {
         if failure.is_some() {
             return None;
         }
-        let [a, b, c] = mesh.indices[id as usize].map(|v| mesh.vertices[v as usize]);
-        let triangle = Triangle { a, b, c };
+        let (_, triangle) = mesh.at_tree_position(p);
         let within = (bound - reach).max(N::zero()).min(max_distance);
-        match triangle_table.closest_points(&triangle, &identity, shape, &local_pose, within) {
+        match triangle_table.closest_points(triangle, &identity, shape, &local_pose, within) {
             Ok(ClosestPoints::WithinMargin { point_a, point_b }) => {
                 let distance = geom_core::ray::length_without_overflow(&(point_b - point_a));
                 if best.is_none_or(|(a, b): (Point3<N>, Point3<N>)| distance < (b - a).norm()) {

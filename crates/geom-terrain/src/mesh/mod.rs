@@ -5,7 +5,7 @@
 //! also bounds a solid: `solid` queries then treat its inside as filled,
 //! whichever way its triangles wind (an inward-wound closed mesh is read
 //! with its normals turned out). An open mesh is a surface only, two-sided
-//! like a [`Triangle`](geom_prims::Triangle): `solid` changes nothing.
+//! like a [`Triangle`]: `solid` changes nothing.
 //!
 //! Inside a closed mesh is decided by the angle-weighted pseudo-normal of
 //! the nearest feature (Bærentzen & Aanæs, "Signed distance computation
@@ -75,6 +75,7 @@ pub use contact::{
 
 use geom_core::bvh::Bvh;
 use geom_core::{Aabb, GeomError, Real};
+use geom_prims::Triangle;
 use nalgebra::{Point3, Vector3};
 
 /// No neighbour across an edge (a boundary or non-manifold edge).
@@ -91,6 +92,11 @@ pub struct TriMesh<N: Real> {
     /// [`NO_NEIGHBOR`].
     neighbors: Vec<[u32; 3]>,
     bvh: Bvh<N>,
+    /// The triangles' vertices in the tree's order
+    /// ([`Bvh::tree_order`]): a leaf's triangles are adjacent in memory, so
+    /// a query reaching a leaf reads them without going through the
+    /// indices to scattered vertices.
+    tree_triangles: Vec<Triangle<N>>,
     /// Whether the mesh is closed, and so bounds a solid.
     closed: bool,
     /// The pseudo-normals deciding which side of the surface a point is on.
@@ -190,6 +196,14 @@ impl<N: Real> TriMesh<N> {
             })
             .collect();
         let bvh = Bvh::build(&boxes);
+        let tree_triangles = bvh
+            .tree_order()
+            .iter()
+            .map(|&t| {
+                let [a, b, c] = indices[t as usize].map(|i| vertices[i as usize]);
+                Triangle { a, b, c }
+            })
+            .collect();
         let (neighbors, closed) = neighbors(&indices);
         let (vertex_start, vertex_triangles) = vertex_triangles(vertices.len(), &indices);
         let mut mesh = TriMesh {
@@ -198,6 +212,7 @@ impl<N: Real> TriMesh<N> {
             normals,
             neighbors,
             bvh,
+            tree_triangles,
             closed,
             pseudo: PseudoNormals {
                 orientation: N::one(),
@@ -338,12 +353,20 @@ impl<N: Real> TriMesh<N> {
     }
 
     /// Triangle `index`'s vertices (`None` past the last).
-    pub fn triangle(&self, index: u32) -> Option<geom_prims::Triangle<N>> {
+    pub fn triangle(&self, index: u32) -> Option<Triangle<N>> {
         let [a, b, c] = self
             .indices
             .get(index as usize)?
             .map(|i| self.vertices[i as usize]);
-        Some(geom_prims::Triangle { a, b, c })
+        Some(Triangle { a, b, c })
+    }
+
+    /// The triangle at position `p` of the tree's order, and its index.
+    fn at_tree_position(&self, p: u32) -> (u32, &Triangle<N>) {
+        (
+            self.bvh.tree_order()[p as usize],
+            &self.tree_triangles[p as usize],
+        )
     }
 
     /// Triangle `index`'s unit normal, `(b − a) × (c − a)` normalised

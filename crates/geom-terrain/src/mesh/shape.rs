@@ -20,18 +20,35 @@ impl<N: Real> TriMesh<N> {
     /// The nearest point of the surface to `point` (local frame), by the
     /// tree and the point–triangle routine; `None` for a non-finite point.
     pub(super) fn nearest(&self, point: &Point3<N>) -> Option<Nearest<N>> {
-        let project = |i: u32| {
-            let [a, b, c] = self.indices[i as usize].map(|v| self.vertices[v as usize]);
-            closest_point_on_triangle_branching(point, &a, &b, &c)
+        self.nearest_within(point, nalgebra::convert::<f64, N>(f64::INFINITY))
+    }
+
+    /// [`TriMesh::nearest`] for a point known to be within `bound` of the
+    /// surface (its distance to some triangle, or infinity): the tree is
+    /// searched no farther, which prunes all but the point's surroundings.
+    /// Should rounding leave the nearest triangle just beyond `bound`, the
+    /// whole tree is searched.
+    pub(super) fn nearest_within(&self, point: &Point3<N>, bound: N) -> Option<Nearest<N>> {
+        let project = |p: u32| {
+            let t = &self.tree_triangles[p as usize];
+            closest_point_on_triangle_branching(point, &t.a, &t.b, &t.c)
+        };
+        let search = |limit: N| {
+            self.bvh.closest_in_tree_order(point, limit, |p, _| {
+                let (on_triangle, _) = project(p);
+                Some((point - on_triangle).norm())
+            })
         };
         let unlimited = nalgebra::convert::<f64, N>(f64::INFINITY);
-        let (triangle, _) = self.bvh.closest(point, unlimited, |i, _| {
-            let (on_triangle, _) = project(i);
-            Some((point - on_triangle).norm())
-        })?;
-        let (point, weights) = project(triangle);
+        let widened = bound * (N::one() + nalgebra::convert::<f64, N>(16.0) * N::default_epsilon());
+        let (position, _) = if widened < unlimited {
+            search(widened).or_else(|| search(unlimited))?
+        } else {
+            search(unlimited)?
+        };
+        let (point, weights) = project(position);
         Some(Nearest {
-            triangle,
+            triangle: self.bvh.tree_order()[position as usize],
             point,
             weights,
         })
@@ -103,12 +120,13 @@ impl<N: Real> Shape<N> for TriMesh<N> {
                 feature: FeatureId::Unknown,
             });
         }
-        let (triangle, t) = self.bvh.ray_cast(ray, max_t, |i, limit| {
-            let [a, b, c] = self.indices[i as usize].map(|v| self.vertices[v as usize]);
-            ray_cast_triangle_filtered(ray, &a, &b, &c, limit)
+        let (position, t) = self.bvh.ray_cast_in_tree_order(ray, max_t, |p, limit| {
+            let triangle = &self.tree_triangles[p as usize];
+            ray_cast_triangle_filtered(ray, &triangle.a, &triangle.b, &triangle.c, limit)
                 .into_hit()
                 .map(|hit| hit.t)
         })?;
+        let (triangle, _) = self.at_tree_position(position);
         let face = self.normals[triangle as usize];
         let normal = if self.closed {
             face * self.pseudo.orientation

@@ -21,9 +21,9 @@ impl<N: Real> TriangleSurface<N> for TriMesh<N> {
     }
 
     fn visit_triangles(&self, aabb: &Aabb<N>, mut visit: impl FnMut(u32, &Triangle<N>, Self::Near)) {
-        self.bvh.visit_aabb(aabb, |id| {
-            let [a, b, c] = self.indices[id as usize].map(|v| self.vertices[v as usize]);
-            visit(id, &Triangle { a, b, c }, ());
+        self.bvh.visit_aabb_in_tree_order(aabb, |p| {
+            let (id, triangle) = self.at_tree_position(p);
+            visit(id, triangle, ());
             true
         });
     }
@@ -85,8 +85,8 @@ impl<N: Real> TriangleSurface<N> for TriMesh<N> {
         })
     }
 
-    fn locate(&self, point: &Point3<N>, _near: ()) -> Location<N> {
-        let Some(nearest) = self.nearest(point) else {
+    fn locate(&self, point: &Point3<N>, _near: (), within: N) -> Location<N> {
+        let Some(nearest) = self.nearest_within(point, within) else {
             return Location::Front;
         };
         match (self.closed, self.is_behind(point, &nearest)) {
@@ -108,21 +108,26 @@ impl<N: Real> TriangleSurface<N> for TriMesh<N> {
 
     fn surface_through(&self, foot: &Point3<N>, _near: (), scale: N) -> bool {
         let tolerance = crate::surface::surface_tolerance(scale, foot.coords.amax());
-        self.bvh
-            .closest(foot, tolerance, |i, _| {
-                // About the triangle's first vertex: exact differences, so
-                // only the foot's own rounding counts against the tolerance.
-                let [a, b, c] = self.indices[i as usize].map(|v| self.vertices[v as usize]);
-                let origin = a.coords;
-                let local_foot = foot - origin;
-                let (on_triangle, _) = geom_core::distance::closest_point_on_triangle_branching(
-                    &local_foot,
-                    &Point3::origin(),
-                    &(b - origin),
-                    &(c - origin),
-                );
-                Some((local_foot - on_triangle).norm())
-            })
-            .is_some()
+        // Any triangle within the tolerance will do: the triangles whose
+        // boxes meet the foot's box loosened by it, until one is that near
+        // (no ordering, no distances to boxes).
+        let mut through = false;
+        let reach = Aabb::new(*foot, *foot).loosened(tolerance);
+        self.bvh.visit_aabb_in_tree_order(&reach, |p| {
+            // About the triangle's first vertex: exact differences, so
+            // only the foot's own rounding counts against the tolerance.
+            let Triangle { a, b, c } = self.tree_triangles[p as usize];
+            let origin = a.coords;
+            let local_foot = foot - origin;
+            let (on_triangle, _) = geom_core::distance::closest_point_on_triangle_branching(
+                &local_foot,
+                &Point3::origin(),
+                &(b - origin),
+                &(c - origin),
+            );
+            through = (local_foot - on_triangle).norm() <= tolerance;
+            !through
+        });
+        through
     }
 }

@@ -156,6 +156,36 @@ fn closest_points_equal_brute_force_on_random_soups() {
     }
 }
 
+/// The nearest point searched within a bound (a triangle's distance, as
+/// the contact routines pass) is the nearest of all; a bound below the true
+/// distance (rounding's worst case) or not a number falls back to the whole
+/// tree.
+#[test]
+fn nearest_within_a_bound_is_the_nearest_of_all() {
+    let mut rng = Rng::new(21);
+    let mesh = random_soup(&mut rng, 500);
+    for _ in 0..300 {
+        let p = Point3::from(rng.vector(40.0));
+        let d = brute_distance(&mesh, &p);
+        let some_triangle = mesh.triangle(rng.below(500) as u32).unwrap();
+        let to_it = (p - closest_point_on_triangle_branching(
+            &p,
+            &some_triangle.a,
+            &some_triangle.b,
+            &some_triangle.c,
+        )
+        .0)
+            .norm();
+        for bound in [to_it, d, 0.5 * d, 0.0, f64::NAN, f64::INFINITY] {
+            let nearest = mesh.nearest_within(&p, bound).unwrap();
+            assert!(
+                ((p - nearest.point).norm() - d).abs() <= 1e-14 * d.max(1.0),
+                "{p:?} within {bound}"
+            );
+        }
+    }
+}
+
 #[test]
 fn closed_meshes_know_their_inside() {
     let mut rng = Rng::new(3);
