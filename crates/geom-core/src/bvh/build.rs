@@ -3,7 +3,8 @@
 use nalgebra::Point3;
 
 use super::{
-    Bvh, BvhOptions, ChildRef, EMPTY, LEAF, LEAF_COUNT_BITS, MAX_PRIMITIVES, Node, SAH_DEPTH, half_area,
+    Bvh, BvhOptions, ChildRef, EMPTY, LEAF, LEAF_COUNT_BITS, MAX_PRIMITIVES, Node, SAH_DEPTH, WIDTH,
+    half_area,
 };
 use crate::aabb::Aabb;
 use crate::scalar::Real;
@@ -99,12 +100,20 @@ impl<N: Real> Bounds<N> {
     /// Grows these bounds, in place, to hold `primitive`.
     #[inline]
     fn include(&mut self, primitive: &Primitive<N>) {
+        // Plain comparisons (one instruction each): the build's boxes and
+        // centres hold no NaN, so `min`'s NaN handling is not needed.
+        fn lower<T: PartialOrd>(a: T, b: T) -> T {
+            if b < a { b } else { a }
+        }
+        fn upper<T: PartialOrd>(a: T, b: T) -> T {
+            if b > a { b } else { a }
+        }
         for k in 0..3 {
-            self.aabb.mins[k] = self.aabb.mins[k].min(primitive.aabb.mins[k]);
-            self.aabb.maxs[k] = self.aabb.maxs[k].max(primitive.aabb.maxs[k]);
+            self.aabb.mins[k] = lower(self.aabb.mins[k], primitive.aabb.mins[k]);
+            self.aabb.maxs[k] = upper(self.aabb.maxs[k], primitive.aabb.maxs[k]);
             let c = primitive.centroid[k];
-            self.centroids.mins[k] = self.centroids.mins[k].min(c);
-            self.centroids.maxs[k] = self.centroids.maxs[k].max(c);
+            self.centroids.mins[k] = lower(self.centroids.mins[k], c);
+            self.centroids.maxs[k] = upper(self.centroids.maxs[k], c);
         }
     }
 
@@ -305,7 +314,7 @@ fn collapse<N: Real>(binary: &[Binary<N>], root: usize, tree: &mut Bvh<N>) {
     let index = tree.nodes.len();
     tree.nodes.push(Node::empty());
     // Open the inner child of largest area until four children are held.
-    let mut children: [usize; 4] = [root; 4];
+    let mut children: [usize; WIDTH] = [root; WIDTH];
     let mut held = 1;
     loop {
         let widest = (0..held)
@@ -316,7 +325,7 @@ fn collapse<N: Real>(binary: &[Binary<N>], root: usize, tree: &mut Bvh<N>) {
                     .unwrap_or(std::cmp::Ordering::Equal)
             });
         let Some(k) = widest else { break };
-        if held == 4 {
+        if held == WIDTH {
             break;
         }
         let Binary::Inner { left, right, .. } = binary[children[k]] else {

@@ -79,6 +79,10 @@ impl Default for BvhOptions {
 /// order, packed as `start << 4 | (count − 1)` (see [`Bvh::leaf_range`]):
 /// reaching a leaf reads no record besides its parent node.
 type ChildRef = u32;
+/// Children per node. The queries and the build are written for any width
+/// up to 32; eight was measured (docs/benchmarks.md) and gained nothing
+/// clear on mesh rays, capsule contacts or the broad phase over four.
+const WIDTH: usize = 4;
 /// The flag of a leaf reference.
 const LEAF: u32 = 1 << 31;
 /// An unused child slot (its box is empty: mins `+∞`, maxs `−∞`).
@@ -94,24 +98,24 @@ const MAX_PRIMITIVES: usize = 1 << (31 - LEAF_COUNT_BITS);
 const SAH_DEPTH: usize = 32;
 /// Entries of a query's stack: a node pushes at most three more than it
 /// pops, and the four-wide depth is at most the binary one (≤ 63).
-const STACK_SIZE: usize = 3 * 64 + 4;
+const STACK_SIZE: usize = (WIDTH - 1) * 64 + WIDTH;
 
 /// Four children: their boxes as four-wide arrays per axis, and what each
 /// child is.
 #[derive(Clone, Debug)]
 struct Node<N: Real> {
-    mins: [[N; 4]; 3],
-    maxs: [[N; 4]; 3],
-    children: [ChildRef; 4],
+    mins: [[N; WIDTH]; 3],
+    maxs: [[N; WIDTH]; 3],
+    children: [ChildRef; WIDTH],
 }
 
 impl<N: Real> Node<N> {
     fn empty() -> Self {
         let inf = nalgebra::convert::<f64, N>(f64::INFINITY);
         Node {
-            mins: [[inf; 4]; 3],
-            maxs: [[-inf; 4]; 3],
-            children: [EMPTY; 4],
+            mins: [[inf; WIDTH]; 3],
+            maxs: [[-inf; WIDTH]; 3],
+            children: [EMPTY; WIDTH],
         }
     }
 
@@ -206,7 +210,7 @@ impl<N: Real> Bvh<N> {
     /// The box around every primitive (`None` for an empty tree).
     pub fn root_aabb(&self) -> Option<Aabb<N>> {
         let root = self.nodes.first()?;
-        (0..4)
+        (0..WIDTH)
             .filter(|&slot| root.children[slot] != EMPTY)
             .map(|slot| root.child_box(slot))
             .reduce(|a, b| a.merged(&b))
@@ -248,7 +252,7 @@ impl<N: Real> Bvh<N> {
         // Children have larger indices than their parent: a reverse sweep
         // sees every child refit before its parent reads it.
         for index in (0..self.nodes.len()).rev() {
-            for slot in 0..4 {
+            for slot in 0..WIDTH {
                 let child = self.nodes[index].children[slot];
                 let aabb = match child {
                     EMPTY => continue,
@@ -267,7 +271,7 @@ impl<N: Real> Bvh<N> {
 
     fn node_box(&self, index: usize) -> Aabb<N> {
         let node = &self.nodes[index];
-        (0..4)
+        (0..WIDTH)
             .filter(|&slot| node.children[slot] != EMPTY)
             .map(|slot| node.child_box(slot))
             .reduce(|a, b| a.merged(&b))

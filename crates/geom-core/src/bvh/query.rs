@@ -7,7 +7,7 @@
 
 use nalgebra::Point3;
 
-use super::{Bvh, ChildRef, EMPTY, LEAF, Node, STACK_SIZE};
+use super::{Bvh, ChildRef, EMPTY, LEAF, Node, STACK_SIZE, WIDTH};
 use crate::aabb::Aabb;
 use crate::ray::Ray;
 use crate::scalar::Real;
@@ -48,10 +48,10 @@ impl<N: Real> Slabs<N> {
     /// [`widening`]). A ray lying in a slab's plane (`0 · ∞`, NaN) is
     /// inside that slab: the comparisons below ignore a NaN time.
     #[inline]
-    fn enter(&self, node: &Node<N>, max_t: N) -> ([N; 4], [bool; 4]) {
+    fn enter(&self, node: &Node<N>, max_t: N) -> ([N; WIDTH], [bool; WIDTH]) {
         let widen = widening::<N>();
-        let mut enter = [N::zero(); 4];
-        let mut exit = [max_t * widen; 4];
+        let mut enter = [N::zero(); WIDTH];
+        let mut exit = [max_t * widen; WIDTH];
         for axis in 0..3 {
             let (near, far) = if self.negative[axis] {
                 (&node.maxs[axis], &node.mins[axis])
@@ -59,15 +59,15 @@ impl<N: Real> Slabs<N> {
                 (&node.mins[axis], &node.maxs[axis])
             };
             let (o, inv) = (self.origin[axis], self.inverse[axis]);
-            for k in 0..4 {
+            for k in 0..WIDTH {
                 let t_near = (near[k] - o) * inv;
                 let t_far = (far[k] - o) * inv * widen;
                 enter[k] = if t_near > enter[k] { t_near } else { enter[k] };
                 exit[k] = if t_far < exit[k] { t_far } else { exit[k] };
             }
         }
-        let mut hit = [false; 4];
-        for k in 0..4 {
+        let mut hit = [false; WIDTH];
+        for k in 0..WIDTH {
             hit[k] = enter[k] <= exit[k];
         }
         (enter, hit)
@@ -77,11 +77,11 @@ impl<N: Real> Slabs<N> {
 /// Squared distances from `point` to the four children's boxes (zero
 /// inside).
 #[inline]
-fn box_distances_squared<N: Real>(node: &Node<N>, point: &[N; 3]) -> [N; 4] {
-    let mut total = [N::zero(); 4];
+fn box_distances_squared<N: Real>(node: &Node<N>, point: &[N; 3]) -> [N; WIDTH] {
+    let mut total = [N::zero(); WIDTH];
     for axis in 0..3 {
         let p = point[axis];
-        for k in 0..4 {
+        for k in 0..WIDTH {
             let below = node.mins[axis][k] - p;
             let above = p - node.maxs[axis][k];
             let d = if below > above { below } else { above };
@@ -100,7 +100,7 @@ fn box_distances_squared<N: Real>(node: &Node<N>, point: &[N; 3]) -> [N; 4] {
 fn overlap_mask<N: Real>(node: &Node<N>, aabb: &Aabb<N>) -> u32 {
     let hit = overlaps(node, aabb);
     let mut mask = 0;
-    for k in 0..4 {
+    for k in 0..WIDTH {
         mask |= u32::from(hit[k] & (node.children[k] != EMPTY)) << k;
     }
     mask
@@ -120,8 +120,8 @@ fn bits(mut mask: u32) -> impl Iterator<Item = usize> {
 
 /// Which of the four children's boxes overlap `aabb` (touching counts).
 #[inline(always)]
-fn overlaps<N: Real>(node: &Node<N>, aabb: &Aabb<N>) -> [bool; 4] {
-    let mut hit = [true; 4];
+fn overlaps<N: Real>(node: &Node<N>, aabb: &Aabb<N>) -> [bool; WIDTH] {
+    let mut hit = [true; WIDTH];
     for axis in 0..3 {
         for (k, h) in hit.iter_mut().enumerate() {
             *h &= (node.mins[axis][k] <= aabb.maxs[axis]) & (node.maxs[axis][k] >= aabb.mins[axis]);
@@ -135,14 +135,14 @@ fn overlaps<N: Real>(node: &Node<N>, aabb: &Aabb<N>) -> [bool; 4] {
 #[inline]
 fn push_sorted<N: Real>(
     node: &Node<N>,
-    keys: &[N; 4],
-    hit: &[bool; 4],
+    keys: &[N; WIDTH],
+    hit: &[bool; WIDTH],
     stack: &mut [(ChildRef, N); STACK_SIZE],
     len: &mut usize,
 ) {
-    let mut order = [(N::zero(), EMPTY); 4];
+    let mut order = [(N::zero(), EMPTY); WIDTH];
     let mut count = 0;
-    for k in 0..4 {
+    for k in 0..WIDTH {
         if hit[k] && node.children[k] != EMPTY {
             // Insertion by decreasing key.
             let mut at = count;
@@ -471,7 +471,7 @@ impl<N: Real> Bvh<N> {
             self.pairs_within_leaf(x & !LEAF, pair);
         } else {
             let node = &self.nodes[x as usize];
-            for k in 0..4 {
+            for k in 0..WIDTH {
                 let child = node.children[k];
                 if child == EMPTY {
                     continue;
@@ -483,7 +483,7 @@ impl<N: Real> Bvh<N> {
                     stack.push(PairTask::new(child, child));
                 }
                 // Siblings after `k` that overlap it.
-                let later = overlap_mask(node, &node.child_box(k)) & (0b1110 << k);
+                let later = overlap_mask(node, &node.child_box(k)) & (u32::MAX << (k + 1));
                 for m in bits(later) {
                     let other = node.children[m];
                     if eager && child & LEAF != 0 && other & LEAF != 0 {
