@@ -549,8 +549,8 @@ impl<N: Real> Bvh<N> {
 
     /// One step of a two-tree descent over the overlapping subtrees `x`
     /// (of `self`) and `y` (of `other`): two leaves report their
-    /// overlapping primitives; two inner nodes pair their children, four
-    /// against four; a leaf and a node pair the leaf with the node's
+    /// overlapping primitives; two inner nodes pair their children, each
+    /// against each; a leaf and a node pair the leaf with the node's
     /// children. When `eager`, two leaves met this way pair at once rather
     /// than as a task.
     fn descend_pair<F>(

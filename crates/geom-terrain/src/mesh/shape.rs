@@ -41,11 +41,12 @@ impl<N: Real> TriMesh<N> {
         };
         let unlimited = nalgebra::convert::<f64, N>(f64::INFINITY);
         let widened = bound * (N::one() + nalgebra::convert::<f64, N>(16.0) * N::default_epsilon());
-        let (position, _) = if widened < unlimited {
-            search(widened).or_else(|| search(unlimited))?
+        let bounded = if widened < unlimited {
+            search(widened)
         } else {
-            search(unlimited)?
+            None
         };
+        let (position, _) = bounded.or_else(|| search(unlimited))?;
         let (point, weights) = project(position);
         Some(Nearest {
             triangle: self.bvh.tree_order()[position as usize],

@@ -112,7 +112,9 @@ impl<N: Real> TriangleSurface<N> for TriMesh<N> {
         // boxes meet the foot's box loosened by it, until one is that near
         // (no ordering, no distances to boxes).
         let mut through = false;
-        let reach = Aabb::new(*foot, *foot).loosened(tolerance);
+        // The box only culls (doubled, so that its own rounding never
+        // drops a triangle exactly `tolerance` away); the distance decides.
+        let reach = Aabb::new(*foot, *foot).loosened(tolerance + tolerance);
         self.bvh.visit_aabb_in_tree_order(&reach, |p| {
             // About the triangle's first vertex: exact differences, so
             // only the foot's own rounding counts against the tolerance.
