@@ -19,7 +19,8 @@
 //!   `contact_manifolds` with a fresh workspace (the first contact of a
 //!   pair).
 //! - `world/pairs_1e4_boxes/step`: 10⁴ boxes in a 60-unit cube, each
-//!   moved a small step per pass; geom's `World` (`set_pose` for each,
+//!   moved by its own small step (up to 0.05 per axis) every pass, the
+//!   same way for 16 passes, then back for 16; geom's `World` (`set_pose` for each,
 //!   then `candidate_pairs`, sorted) against parry3d's `Bvh` used as a
 //!   broad phase (`insert_or_update_partially` for each, `refit`, then
 //!   `traverse_bvtt_single_tree` into a list).
@@ -305,6 +306,7 @@ pub fn measures(measures: &mut Vec<Measure>, pool: &Arc<rayon::ThreadPool>) {
 /// `world/pairs_1e4_boxes/step`: see the module documentation.
 fn world_measures(measures: &mut Vec<Measure>) {
     const COUNT: usize = 10_000;
+    const REVERSE_EVERY: usize = 16;
     let mut rng = geom_random::Rng::new(13);
     let halves: Vec<Vector3<f32>> = (0..COUNT)
         .map(|_| {
@@ -332,8 +334,8 @@ fn world_measures(measures: &mut Vec<Measure>) {
             )
         })
         .collect();
-    // A step per box, applied forwards on even passes and backwards on odd
-    // ones, so the boxes wander in place.
+    // A step per box, applied forwards for `REVERSE_EVERY` passes, then
+    // backwards as long, so the boxes keep moving but stay in the cube.
     let steps: Vec<Vector3<f32>> = (0..COUNT)
         .map(|_| {
             Vector3::new(
@@ -369,7 +371,11 @@ fn world_measures(measures: &mut Vec<Measure>) {
         baseline: None,
         items: COUNT,
         geom: Box::new(move || {
-            let sign = if geom_pass.is_multiple_of(2) { 1.0 } else { -1.0 };
+            let sign = if (geom_pass / REVERSE_EVERY).is_multiple_of(2) {
+                1.0
+            } else {
+                -1.0
+            };
             geom_pass += 1;
             for (i, pose) in geom_poses.iter_mut().enumerate() {
                 pose.translation.vector += geom_steps[i] * sign;
@@ -379,7 +385,11 @@ fn world_measures(measures: &mut Vec<Measure>) {
             black_box(pairs.len() as f32)
         }),
         parry: Some(Box::new(move || {
-            let sign = if parry_pass.is_multiple_of(2) { 1.0 } else { -1.0 };
+            let sign = if (parry_pass / REVERSE_EVERY).is_multiple_of(2) {
+                1.0
+            } else {
+                -1.0
+            };
             parry_pass += 1;
             for (i, pose) in parry_poses.iter_mut().enumerate() {
                 pose.translation.vector += steps[i] * sign;

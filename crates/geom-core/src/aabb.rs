@@ -119,6 +119,12 @@ impl<N: Real> Aabb<N> {
         (0..3).all(|i| self.mins[i] <= point[i] && point[i] <= self.maxs[i])
     }
 
+    /// Whether `other` lies inside or on this box (false when a bound of
+    /// either is NaN).
+    pub fn contains_aabb(&self, other: &Self) -> bool {
+        (0..3).all(|i| self.mins[i] <= other.mins[i] && other.maxs[i] <= self.maxs[i])
+    }
+
     /// Whether the boxes overlap or touch.
     pub fn intersects(&self, other: &Self) -> bool {
         (0..3).all(|i| self.mins[i] <= other.maxs[i] && other.mins[i] <= self.maxs[i])

@@ -299,3 +299,145 @@ fn an_object_meeting_every_other_pairs_with_each_in_order() {
     assert!(pairs.iter().filter(|(a, _)| *a == ground).count() >= 390);
     assert_eq!(pairs, expected);
 }
+
+/// Every two objects whose boxes (each widened by `margin / 2`) overlap,
+/// sorted: the brute-force candidate pairs.
+fn brute_force_pairs(objects: &[Placed], margin: f64) -> Vec<(Handle, Handle)> {
+    let boxes: Vec<_> = objects
+        .iter()
+        .map(|(h, s, p)| (*h, s.aabb(p).loosened(margin / 2.0)))
+        .collect();
+    let mut expected = Vec::new();
+    for (i, (ha, a)) in boxes.iter().enumerate() {
+        for (hb, b) in &boxes[i + 1..] {
+            if a.intersects(b) {
+                expected.push(((*ha).min(*hb), (*ha).max(*hb)));
+            }
+        }
+    }
+    expected.sort_unstable();
+    expected
+}
+
+#[test]
+fn pairs_kept_between_steps_equal_brute_force_at_every_step() {
+    // Objects drift at their own velocities (most stay inside the room the
+    // tree gives them, some leave it), and the steps vary what moves: a
+    // few, most (a traversal of the whole tree), none, a jump across the
+    // world; now and then objects are removed and inserted. The pairs must
+    // equal brute force after every step, with and without a margin.
+    let table = geom::default_dispatcher::<f64>();
+    for margin in [0.0, 0.2] {
+        let mut rng = Rng::new(31);
+        let mut world: World<f64, usize> = World::with_margin(margin).unwrap();
+        let mut objects: Vec<Placed> = Vec::new();
+        let mut velocities = Vec::new();
+        for id in 0..250 {
+            let shape = random_shape(&mut rng);
+            let pose = random_pose(&mut rng, 6.0);
+            objects.push((world.insert(shape.clone(), pose, id), shape, pose));
+            velocities.push(rng.vector(0.15));
+        }
+        let mut pairs = Vec::new();
+        let (mut traversal_steps, mut query_steps) = (0, 0);
+        for step in 0..80 {
+            let share = match step % 10 {
+                9 => 0.0,
+                5 => 0.8,
+                _ => 0.2,
+            };
+            let moving = (objects.len() as f64 * share) as usize;
+            if share > 0.5 {
+                traversal_steps += 1;
+            } else if moving > 0 {
+                query_steps += 1;
+            }
+            for _ in 0..moving {
+                let k = rng.below(objects.len());
+                let (handle, _, pose) = &mut objects[k];
+                let turn = UnitQuaternion::from_scaled_axis(rng.vector(0.05));
+                *pose = Isometry3::from_parts(
+                    (pose.translation.vector + velocities[k]).into(),
+                    turn * pose.rotation,
+                );
+                assert!(world.set_pose(*handle, *pose));
+            }
+            if step % 10 == 7 {
+                for _ in 0..3 {
+                    let k = rng.below(objects.len());
+                    objects[k].2 = random_pose(&mut rng, 6.0);
+                    assert!(world.set_pose(objects[k].0, objects[k].2));
+                }
+            }
+            if step % 15 == 14 {
+                for _ in 0..2 {
+                    let (handle, ..) = objects.swap_remove(rng.below(objects.len()));
+                    world.remove(handle).unwrap();
+                }
+                for id in 0..2 {
+                    let shape = random_shape(&mut rng);
+                    let pose = random_pose(&mut rng, 6.0);
+                    objects.push((
+                        world.insert(shape.clone(), pose, 1000 + step * 2 + id),
+                        shape,
+                        pose,
+                    ));
+                }
+                velocities.truncate(objects.len());
+                while velocities.len() < objects.len() {
+                    velocities.push(rng.vector(0.15));
+                }
+            }
+            let expected = brute_force_pairs(&objects, margin);
+            world.candidate_pairs(&mut pairs);
+            assert_eq!(pairs, expected, "step {step}, margin {margin}");
+            #[cfg(feature = "parallel")]
+            if step % 4 == 0 {
+                let mut parallel = Vec::new();
+                world.par_candidate_pairs(&mut parallel);
+                assert_eq!(parallel, expected, "step {step}, margin {margin}");
+            }
+            // Box visits report the objects' own boxes, not the room the
+            // tree keeps around them.
+            let probe = Aabb::from_half_extents(Point3::from(rng.vector(6.0)), Vector3::repeat(1.5));
+            let mut visited = Vec::new();
+            world.visit_aabb(&probe, |h| {
+                visited.push(h);
+                true
+            });
+            visited.sort_unstable();
+            let mut inside: Vec<Handle> = objects
+                .iter()
+                .filter(|(_, s, p)| s.aabb(p).loosened(margin / 2.0).intersects(&probe))
+                .map(|(h, ..)| *h)
+                .collect();
+            inside.sort_unstable();
+            assert_eq!(visited, inside, "step {step}");
+            // A ray and an overlap query through the roomy tree: exact.
+            let ray = Ray::new(Point3::from(rng.vector(8.0)), rng.direction());
+            let brute = objects
+                .iter()
+                .filter_map(|(_, s, p)| s.ray_cast(p, &ray, 30.0, true).map(|hit| hit.t))
+                .min_by(f64::total_cmp);
+            assert_eq!(world.ray_cast(&ray, 30.0, true).map(|(_, hit)| hit.t), brute);
+            let mut found = Vec::new();
+            let ball = Sphere::new(1.0);
+            let at = Isometry3::translation(probe.mins.x, probe.mins.y, probe.mins.z);
+            world.overlaps(&ball, &at, &table, &mut found).unwrap();
+            let mut touching: Vec<Handle> = objects
+                .iter()
+                .filter(|(_, s, p)| {
+                    !matches!(
+                        table.closest_points(&ball, &at, s.as_ref(), p, 0.0).unwrap(),
+                        ClosestPoints::Disjoint
+                    )
+                })
+                .map(|(h, ..)| *h)
+                .collect();
+            touching.sort_unstable();
+            assert_eq!(found, touching, "step {step}");
+        }
+        assert!(traversal_steps >= 8 && query_steps >= 50);
+        assert!(pairs.len() > 50, "{} pairs", pairs.len());
+    }
+}

@@ -295,7 +295,16 @@ impl<N: Real> Bvh<N> {
             len -= 1;
             let (child, _) = stack[len];
             if child & LEAF != 0 {
-                for p in self.leaf_range(child & !LEAF) {
+                let range = self.leaf_range(child & !LEAF);
+                if range.len() == 1 {
+                    // The leaf's box in its parent, just tested, is its
+                    // one primitive's.
+                    if !visit(range.start as u32) {
+                        return;
+                    }
+                    continue;
+                }
+                for p in range {
                     if self.boxes[p].intersects(aabb) && !visit(p as u32) {
                         return;
                     }
