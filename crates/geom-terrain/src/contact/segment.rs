@@ -185,8 +185,17 @@ fn triangle_candidate<N: Real, S: TriangleSurface<N>>(
     // A point on the surface to rounding (a capsule sunk by exactly its
     // radius) is not inside: its contact is the face's.
     let location = locations.locate(surface, &on_segment, near, distance);
-    let inside = matches!(location, Location::Inside(depth)
-        if depth > N::default_epsilon() * nalgebra::convert::<f64, N>(64.0) * scale);
+    let slack = N::default_epsilon() * nalgebra::convert::<f64, N>(64.0) * scale;
+    let inside = matches!(location, Location::Inside(depth) if depth > slack);
+    // Inside, a surface strictly nearer than this triangle (the depth is
+    // the distance to the nearest surface point; a heightfield's vertical
+    // depth only overstates it): that surface is the nearer way out and
+    // its triangle, within reach too, reports it. Measuring to an
+    // inactive edge or vertex here instead would make a deeper contact
+    // than the true one, and across a nearly flat edge (coplanar up to
+    // the vertices' rounding) a jump between nearby inputs. Under a
+    // valley edge the edge is the nearest surface: kept.
+    let nearer_surface_elsewhere = matches!(location, Location::Inside(depth) if depth < distance - slack);
     // Scaled first where `|offset|²` overflows or underflows.
     let unit_offset = geom_prims::contact::try_unit(&offset).unwrap_or(face_normal);
     let direction = if inside { -unit_offset } else { unit_offset };
@@ -265,6 +274,9 @@ fn triangle_candidate<N: Real, S: TriangleSurface<N>>(
                 if let Some(candidate) = along_face(feature) {
                     return Some(candidate);
                 }
+                if nearer_surface_elsewhere {
+                    return None;
+                }
                 (face_or_direction, feature)
             } else {
                 if !inside && let Some(far) = surface.neighbor_far_vertex(id, k, near) {
@@ -291,6 +303,8 @@ fn triangle_candidate<N: Real, S: TriangleSurface<N>>(
                 (direction, feature)
             } else if let Some(candidate) = along_face(feature) {
                 return Some(candidate);
+            } else if nearer_surface_elsewhere {
+                return None;
             } else {
                 (face_or_direction, feature)
             }
