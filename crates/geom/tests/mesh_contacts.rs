@@ -382,6 +382,47 @@ fn shapes_on_flat_mesh_ground_get_the_face_normal_everywhere() {
 }
 
 #[test]
+fn a_tilted_box_on_a_pyramids_apex_is_pushed_along_its_own_face() {
+    // A closed square pyramid (apex up, a convex vertex) under a box
+    // turned about z and x, its bottom face 0.05 below the apex: the only
+    // contact is the apex in the box's face, pushed out along that face's
+    // normal (the apex is an active vertex: no triangle's face normal
+    // applies), 0.05 deep along it.
+    let table = geom::default_dispatcher::<f64>();
+    let vertices = vec![
+        Point3::new(-1.0, 0.0, -1.0),
+        Point3::new(1.0, 0.0, -1.0),
+        Point3::new(1.0, 0.0, 1.0),
+        Point3::new(-1.0, 0.0, 1.0),
+        Point3::new(0.0, 1.0, 0.0),
+    ];
+    let indices = vec![[0, 1, 2], [0, 2, 3], [0, 4, 1], [1, 4, 2], [2, 4, 3], [3, 4, 0]];
+    let pyramid = TriMesh::new(vertices, indices).unwrap();
+    assert!(pyramid.is_closed());
+    let apex = Point3::new(0.0, 1.0, 0.0);
+    let cube = Cuboid::new(Vector3::new(0.6, 0.3, 0.6));
+    for (tilt_z, tilt_x) in [(0.5, 0.2), (-0.3, 0.4), (0.25, -0.35)] {
+        let rotation = UnitQuaternion::from_euler_angles(tilt_x, 0.0, tilt_z);
+        let up = rotation * Vector3::y();
+        // The bottom face's centre 0.05 below the apex along `up`, offset
+        // within the face so that the apex meets the face, not an edge.
+        let across = rotation * Vector3::new(0.1, 0.0, -0.15);
+        let centre = apex + up * (0.3 - 0.05) + across;
+        let pose = Isometry3::from_parts(Translation3::from(centre.coords), rotation);
+        for points in contacts_both_orders(&table, &pyramid, &Isometry3::identity(), &cube, &pose, 0.0) {
+            let (normal, on_mesh, _, depth) = points
+                .iter()
+                .copied()
+                .reduce(|a, b| if b.3 > a.3 { b } else { a })
+                .unwrap();
+            assert!((normal - up).norm() < 1e-9, "{normal:?} vs {up:?}: {points:?}");
+            assert!((depth - 0.05).abs() < 1e-9, "{depth}");
+            assert!((on_mesh - apex).norm() < 1e-9, "{on_mesh:?}");
+        }
+    }
+}
+
+#[test]
 fn a_box_sunk_in_a_closed_mesh_is_pushed_out_of_the_nearest_face() {
     let table = geom::default_dispatcher::<f64>();
     // A closed cube mesh [−5, 5]³ (12 triangles, wound outwards).
@@ -496,7 +537,7 @@ fn deepest<N: geom::base::Real>(out: &ContactManifolds<N>) -> Option<(Vector3<N>
 }
 
 #[test]
-fn far_from_the_origin_f32_sphere_and_capsule_contacts_and_distances_agree_with_f64() {
+fn far_from_the_origin_f32_contacts_and_distances_agree_with_f64() {
     // A torus 10⁴ from the origin, its vertices rounded to f32 and given
     // to both precisions; spheres, capsules and boxes near it (centres
     // outside the tube, within reach of it) at f32 poses, also given to
@@ -506,9 +547,9 @@ fn far_from_the_origin_f32_sphere_and_capsule_contacts_and_distances_agree_with_
     // ulps at 10⁴; it was 1024 ε, 1.2 in f32, and sphere depths were off
     // by up to 0.12), capsule depths within 32 (they were 324 apart where
     // a capsule end inside the tube measured to a nearly flat edge in one
-    // precision and along the face in the other). Box depths are only
-    // printed: they differ by up to 77 ulps of 10⁴ — open, see
-    // docs/precision.md.
+    // precision and along the face in the other), box depths within 16
+    // (they were 77 apart where the deepest point's rounding put it on an
+    // edge in one precision and on the face in the other).
     let mut rng = Rng::new(29);
     let shift = Vector3::new(1e4, -1e4, 1e4);
     let ring = torus(3.0, 1.0, 24, 12);
@@ -529,7 +570,7 @@ fn far_from_the_origin_f32_sphere_and_capsule_contacts_and_distances_agree_with_
     );
     let ulp = f64::from(1e4f32.next_up() - 1e4f32);
     let (id32, id64) = (Isometry3::<f32>::identity(), Isometry3::<f64>::identity());
-    let (mut sphere_contacts, mut capsule_contacts, mut distances) = (0, 0, 0);
+    let (mut sphere_contacts, mut capsule_contacts, mut box_contacts, mut distances) = (0, 0, 0, 0);
     let mut worst = [0.0f64; 4];
     for k in 0..600 {
         let angle = rng.range(0.0, std::f64::consts::TAU);
@@ -584,6 +625,9 @@ fn far_from_the_origin_f32_sphere_and_capsule_contacts_and_distances_agree_with_
                 } else if k % 3 == 1 {
                     assert!(error <= 32.0, "case {k}: capsule depth f32 {d32} vs f64 {d64}");
                     capsule_contacts += 1;
+                } else {
+                    assert!(error <= 16.0, "case {k}: box depth f32 {d32} vs f64 {d64}");
+                    box_contacts += 1;
                 }
             }
             (None, None) => {}
@@ -613,7 +657,7 @@ fn far_from_the_origin_f32_sphere_and_capsule_contacts_and_distances_agree_with_
         worst[0], worst[1], worst[2], worst[3]
     );
     assert!(
-        sphere_contacts > 100 && capsule_contacts > 100 && distances > 100,
-        "{sphere_contacts} sphere contacts, {capsule_contacts} capsule contacts, {distances} distances"
+        sphere_contacts > 100 && capsule_contacts > 100 && box_contacts > 100 && distances > 100,
+        "{sphere_contacts} sphere, {capsule_contacts} capsule, {box_contacts} box contacts, {distances} distances"
     );
 }

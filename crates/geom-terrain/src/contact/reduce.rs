@@ -48,7 +48,7 @@ pub(crate) fn group_and_reduce<N: Real>(
             .fold(nalgebra::Vector3::zeros(), |sum, c| sum + c.point.point_a.coords)
             / count;
         let top = group[0].point.depth;
-        let tie = N::default_epsilon() * lit(64.0) * (N::one() + top.abs() + centre.amax());
+        let tie = N::default_epsilon() * lit(8.0) * (N::one() + top.abs() + centre.amax());
         let out_from_centre = |c: &ContactCandidate<N>| {
             let d = c.point.point_a.coords - centre;
             (d - seed * seed.dot(&d)).norm_squared()

@@ -188,7 +188,22 @@ fn fix_normal<N: Real>(
         &triangle.b,
         &triangle.c,
     );
-    let (keeps_own, feature) = match region_of(&weights, N::default_epsilon().sqrt()) {
+    // The routine's own name for the triangle's feature when it gives one
+    // (the box–triangle routine: the edge of an edge–edge contact, or its
+    // face when that face is the reference, the manifold's normal along
+    // the face's; a face named as the incident one holds points on its
+    // edges and vertices), found combinatorially about the triangle's
+    // first vertex; else the region of the deepest point's weights, which
+    // far from the origin carry that point's rounding (half an ulp of 10⁴
+    // in f32 is more than √ε of a small triangle's size).
+    let front = mesh.front_normal(id as usize);
+    let tolerance = N::default_epsilon().sqrt();
+    let region = match deepest.feature_a {
+        FeatureId::Face(_) if manifold.normal.dot(&front).abs() >= N::one() - tolerance => Region::Face,
+        FeatureId::Edge(k) if k < 3 => Region::Edge(k as usize),
+        _ => region_of(&weights, tolerance),
+    };
+    let (keeps_own, feature) = match region {
         Region::Face => (false, FeatureId::Face(id)),
         Region::Edge(k) => (mesh.is_edge_active(id, k), FeatureId::Edge(3 * id + k as u32)),
         Region::Vertex(k) => {
@@ -196,7 +211,6 @@ fn fix_normal<N: Real>(
             (mesh.is_vertex_active(vertex), FeatureId::Vertex(vertex))
         }
     };
-    let front = mesh.front_normal(id as usize);
     // A closed mesh's routine normal pointing into the solid (the shape's
     // deepest point behind the face) is replaced as well.
     let into_solid = mesh.closed && manifold.normal.dot(&front) < N::zero();
