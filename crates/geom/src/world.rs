@@ -6,8 +6,8 @@
 //! Objects are inserted, moved and removed freely; the tree catches up at
 //! the next query. The tree holds each object's box with room to move (a
 //! sixteenth of its longest side on every side, and stretched ahead along
-//! its last motion by four times that motion: the "fat" boxes of Box2D's
-//! dynamic tree), so an object that moves a little stays inside the box the tree
+//! its last motion by four times that motion, at most its longest side:
+//! the "fat" boxes of Box2D's dynamic tree), so an object that moves a little stays inside the box the tree
 //! has and touches neither the tree nor the candidate pairs. When a box
 //! leaves its room, it gets a new one and the tree is refit (every box
 //! recomputed, the tree's shape kept); inserts and removals rebuild it, as
@@ -98,6 +98,10 @@ pub struct World<N: Real, T> {
     tight: Vec<Aabb<N>>,
     /// Each slot's box as the tree holds it: `tight` with room to move.
     roomy: Vec<Aabb<N>>,
+    /// Whether a slot's room was made for a box with an unbounded or NaN
+    /// side (a NaN pose, a half-space): renewed at every move, so that a
+    /// box back to finite gets a finite room.
+    unbounded_room: Vec<bool>,
     /// Primitive `i` of the tree is slot `order[i]`.
     order: Vec<u32>,
     bvh: Bvh<N>,
@@ -147,6 +151,7 @@ impl<N: Real, T> World<N, T> {
             free: Vec::new(),
             tight: Vec::new(),
             roomy: Vec::new(),
+            unbounded_room: Vec::new(),
             order: Vec::new(),
             bvh: Bvh::build(&[]),
             boxes: Vec::new(),
@@ -206,6 +211,7 @@ impl<N: Real, T> World<N, T> {
                 self.objects[index as usize] = object;
                 self.tight[index as usize] = aabb;
                 self.roomy[index as usize] = with_room(&aabb, &aabb);
+                self.unbounded_room[index as usize] = !is_bounded(&aabb);
                 self.handle_at(index)
             }
             None => {
@@ -213,6 +219,7 @@ impl<N: Real, T> World<N, T> {
                 self.generations.push(0);
                 self.tight.push(aabb);
                 self.roomy.push(with_room(&aabb, &aabb));
+                self.unbounded_room.push(!is_bounded(&aabb));
                 self.is_moved.push(false);
                 self.handle_at(self.objects.len() as u32 - 1)
             }
@@ -270,10 +277,12 @@ impl<N: Real, T> World<N, T> {
         let index = handle.index as usize;
         self.objects[index].as_mut().expect("checked live above").pose = pose;
         let previous = std::mem::replace(&mut self.tight[index], aabb);
-        if !self.roomy[index].contains_aabb(&aabb) {
-            // Out of its room: a new one, which the tree and the pairs
-            // catch up with at the next query.
+        if self.unbounded_room[index] || !self.roomy[index].contains_aabb(&aabb) {
+            // Out of its room (or in one made for an unbounded box): a new
+            // one, which the tree and the pairs catch up with at the next
+            // query.
             self.roomy[index] = with_room(&aabb, &previous);
+            self.unbounded_room[index] = !is_bounded(&aabb);
             if self.stale == Stale::Fresh {
                 self.stale = Stale::Refit;
             }
@@ -449,7 +458,15 @@ impl<N: Real, T> World<N, T> {
             sort_pair_keys(&keys, self.objects.len(), &mut self.counts, &mut self.roomy_pairs);
             self.keys = keys;
             self.pairs_valid = true;
-        } else if !self.moved.is_empty() {
+            self.forget_moved();
+        }
+        self.renew_and_report_pairs(out);
+    }
+
+    /// The kept pairs brought up to date for the objects that left their
+    /// room since the last call, then reported into `out`.
+    fn renew_and_report_pairs(&mut self, out: &mut Vec<(Handle, Handle)>) {
+        if !self.moved.is_empty() {
             self.renew_pairs_of_moved();
         }
         self.forget_moved();
@@ -552,11 +569,9 @@ impl<N: Real, T> World<N, T> {
             keys.par_sort_unstable();
             self.roomy_pairs = keys;
             self.pairs_valid = true;
-        } else if !self.moved.is_empty() {
-            self.renew_pairs_of_moved();
+            self.forget_moved();
         }
-        self.forget_moved();
-        self.report_pairs(out);
+        self.renew_and_report_pairs(out);
     }
 }
 
@@ -585,17 +600,27 @@ fn merge_sorted(a: &[u64], b: &[u64], out: &mut Vec<u64>) {
     out.extend_from_slice(&b[j..]);
 }
 
+/// Whether every bound of the box is finite.
+fn is_bounded<N: Real>(aabb: &Aabb<N>) -> bool {
+    aabb.mins.iter().chain(aabb.maxs.iter()).all(|c| c.is_finite())
+}
+
+/// The longest finite side of a box (zero when none is finite).
+fn longest_finite_side<N: Real>(aabb: &Aabb<N>) -> N {
+    (aabb.maxs - aabb.mins)
+        .iter()
+        .filter(|e| e.is_finite())
+        .fold(N::zero(), |m, &e| if e > m { e } else { m })
+}
+
 /// The box the tree holds for an object whose box is `aabb` and was
 /// `previous` before its last move: `aabb` grown by [`ROOM`] of its
 /// longest finite side on every side (an unbounded box gets none), and
-/// stretched ahead by [`ROOM_AHEAD`] times the move (Box2D's fat boxes
-/// and their motion prediction, Catto).
+/// stretched ahead by [`ROOM_AHEAD`] times the move, at most that side
+/// (Box2D's fat boxes and their motion prediction, Catto; the cap keeps a
+/// jump across the world from leaving a room as long as the jump).
 fn with_room<N: Real>(aabb: &Aabb<N>, previous: &Aabb<N>) -> Aabb<N> {
-    let extent = aabb.maxs - aabb.mins;
-    let longest = extent
-        .iter()
-        .filter(|e| e.is_finite())
-        .fold(N::zero(), |m, &e| if e > m { e } else { m });
+    let longest = longest_finite_side(aabb);
     let mut roomy = aabb.loosened(longest * nalgebra::convert::<f64, N>(ROOM));
     let ahead = (aabb.center() - previous.center()) * nalgebra::convert::<f64, N>(ROOM_AHEAD);
     for axis in 0..3 {
@@ -603,6 +628,13 @@ fn with_room<N: Real>(aabb: &Aabb<N>, previous: &Aabb<N>) -> Aabb<N> {
         if !d.is_finite() {
             continue;
         }
+        let d = if d > longest {
+            longest
+        } else if d < -longest {
+            -longest
+        } else {
+            d
+        };
         if d > N::zero() {
             roomy.maxs[axis] += d;
         } else {

@@ -441,3 +441,57 @@ fn pairs_kept_between_steps_equal_brute_force_at_every_step() {
         assert!(pairs.len() > 50, "{} pairs", pairs.len());
     }
 }
+
+#[test]
+fn a_nan_pose_neither_panics_nor_answers_nan_and_is_undone_by_a_finite_one() {
+    let mut rng = Rng::new(43);
+    let mut world: World<f64, usize> = World::new();
+    let mut objects: Vec<Placed> = Vec::new();
+    for id in 0..60 {
+        let shape = random_shape(&mut rng);
+        let pose = random_pose(&mut rng, 5.0);
+        objects.push((world.insert(shape.clone(), pose, id), shape, pose));
+    }
+    let mut pairs = Vec::new();
+    world.candidate_pairs(&mut pairs);
+    assert_eq!(pairs, brute_force_pairs(&objects, 0.0));
+    // NaN poses: each object's box is NaN (it meets nothing) or unbounded
+    // (it may be anywhere), as its shape bounds it, so it pairs with no
+    // object or with all; the other pairs are unchanged, and no query
+    // answers a NaN.
+    for k in 0..5 {
+        let lost = objects[k].0;
+        assert!(world.set_pose(lost, Isometry3::translation(f64::NAN, 0.0, 0.0)));
+        world.candidate_pairs(&mut pairs);
+        assert!(pairs.windows(2).all(|w| w[0] < w[1]), "sorted, once each");
+        let with_lost = pairs.iter().filter(|(a, b)| *a == lost || *b == lost).count();
+        assert!(with_lost == 0 || with_lost == objects.len() - 1, "{with_lost}");
+        let others: Vec<_> = pairs
+            .iter()
+            .copied()
+            .filter(|(a, b)| *a != lost && *b != lost)
+            .collect();
+        let mut rest = objects.clone();
+        rest.remove(k);
+        assert_eq!(others, brute_force_pairs(&rest, 0.0));
+        // Back to its finite pose: the same answers as before.
+        assert!(world.set_pose(lost, objects[k].2));
+    }
+    let lost = objects[7].0;
+    assert!(world.set_pose(lost, Isometry3::translation(f64::NAN, 0.0, 0.0)));
+    world.candidate_pairs(&mut pairs);
+    for _ in 0..50 {
+        let ray = Ray::new(Point3::from(rng.vector(8.0)), rng.direction());
+        if let Some((_, hit)) = world.ray_cast(&ray, 30.0, true) {
+            assert!(
+                hit.t.is_finite() && hit.normal.iter().all(|c| c.is_finite()),
+                "{hit:?}"
+            );
+        }
+    }
+    // Back to a finite pose: the answers are brute force's again.
+    objects[7].2 = random_pose(&mut rng, 5.0);
+    assert!(world.set_pose(lost, objects[7].2));
+    world.candidate_pairs(&mut pairs);
+    assert_eq!(pairs, brute_force_pairs(&objects, 0.0));
+}
