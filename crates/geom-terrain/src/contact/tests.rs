@@ -292,6 +292,59 @@ fn deepest_depth_matches_brute_force_on_random_terrains() {
 }
 
 #[test]
+fn sunk_capsules_on_random_terrains_are_pushed_out_at_least_the_brute_force_depth() {
+    // Segments wholly under random terrains (every sample of the segment
+    // below the surface, none touching it): the deepest point pushes the
+    // capsule out by at least `radius + d`, `d` the segment's distance to
+    // the surface over every triangle (the nearest triangle's push; less
+    // would leave the capsule in the ground). Other points may claim
+    // less: in a valley the capsule also meets the slope in front of it,
+    // from the air side, as a contact of its own.
+    let mut rng = TestRng::new(77);
+    let mut checked = 0;
+    let mut out = ContactManifolds::new();
+    for round in 0..40 {
+        let field = random_field(&mut rng, 4 + round % 9, 4 + round % 7);
+        let extent = field.local_extent();
+        for _ in 0..60 {
+            let center = rng.point_in(&extent);
+            let half = Vector3::new(rng.range(-1.0, 1.0), rng.range(-0.3, 0.3), rng.range(-1.0, 1.0))
+                * rng.range(0.0, 0.8);
+            let radius = rng.range(0.05, 0.6);
+            let (p0, p1) = (center - half, center + half);
+            if !(0..=64).all(|k| field.contains_local_point(&(p0 + (p1 - p0) * (k as f64 / 64.0)))) {
+                continue;
+            }
+            let minimum = brute_force_distance(&field, &p0, &p1);
+            if minimum <= 1e-9 {
+                continue;
+            }
+            out.clear();
+            let capsule = Capsule::from_points(p0, p1, radius);
+            contact_heightfield_capsule(
+                &field,
+                &Isometry3::identity(),
+                &capsule,
+                &Isometry3::identity(),
+                0.05,
+                &mut out,
+            );
+            let deepest = out
+                .points()
+                .map(|(_, p)| p.depth)
+                .fold(f64::NEG_INFINITY, f64::max);
+            assert!(
+                deepest >= radius + minimum - 1e-9,
+                "round {round}: {deepest} vs {}: {out:?}",
+                radius + minimum
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "{checked}");
+}
+
+#[test]
 fn nothing_is_reported_under_a_hole() {
     // A 4 × 4-cell hole in flat ground, cells 4..8 in x and z.
     let rows = 13;
