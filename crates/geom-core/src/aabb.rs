@@ -119,6 +119,12 @@ impl<N: Real> Aabb<N> {
         (0..3).all(|i| self.mins[i] <= point[i] && point[i] <= self.maxs[i])
     }
 
+    /// Whether every bound is finite (false for a half-space's box, or a
+    /// NaN bound).
+    pub fn is_bounded(&self) -> bool {
+        self.mins.iter().chain(self.maxs.iter()).all(|c| c.is_finite())
+    }
+
     /// Whether `other` lies inside or on this box (false when a bound of
     /// either is NaN).
     pub fn contains_aabb(&self, other: &Self) -> bool {
@@ -135,8 +141,7 @@ impl<N: Real> Aabb<N> {
     /// box, Ericson RTCD §4.2.6).
     pub fn transformed(&self, pose: &Isometry3<N>) -> Self {
         let rotation = pose.rotation.to_rotation_matrix();
-        let finite = self.mins.iter().chain(self.maxs.iter()).all(|c| c.is_finite());
-        if !finite {
+        if !self.is_bounded() {
             return self.transformed_unbounded(pose);
         }
         let abs_rotation = rotation.matrix().abs();

@@ -211,7 +211,7 @@ impl<N: Real, T> World<N, T> {
                 self.objects[index as usize] = object;
                 self.tight[index as usize] = aabb;
                 self.roomy[index as usize] = with_room(&aabb, &aabb);
-                self.unbounded_room[index as usize] = !is_bounded(&aabb);
+                self.unbounded_room[index as usize] = !aabb.is_bounded();
                 self.handle_at(index)
             }
             None => {
@@ -219,7 +219,7 @@ impl<N: Real, T> World<N, T> {
                 self.generations.push(0);
                 self.tight.push(aabb);
                 self.roomy.push(with_room(&aabb, &aabb));
-                self.unbounded_room.push(!is_bounded(&aabb));
+                self.unbounded_room.push(!aabb.is_bounded());
                 self.is_moved.push(false);
                 self.handle_at(self.objects.len() as u32 - 1)
             }
@@ -282,7 +282,7 @@ impl<N: Real, T> World<N, T> {
             // one, which the tree and the pairs catch up with at the next
             // query.
             self.roomy[index] = with_room(&aabb, &previous);
-            self.unbounded_room[index] = !is_bounded(&aabb);
+            self.unbounded_room[index] = !aabb.is_bounded();
             if self.stale == Stale::Fresh {
                 self.stale = Stale::Refit;
             }
@@ -598,11 +598,6 @@ fn merge_sorted(a: &[u64], b: &[u64], out: &mut Vec<u64>) {
     }
     out.extend_from_slice(&a[i..]);
     out.extend_from_slice(&b[j..]);
-}
-
-/// Whether every bound of the box is finite.
-fn is_bounded<N: Real>(aabb: &Aabb<N>) -> bool {
-    aabb.mins.iter().chain(aabb.maxs.iter()).all(|c| c.is_finite())
 }
 
 /// The longest finite side of a box (zero when none is finite).

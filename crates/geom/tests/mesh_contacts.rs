@@ -71,6 +71,54 @@ fn brute_distance(mesh: &TriMesh<f64>, p: &Point3<f64>) -> f64 {
         .fold(f64::INFINITY, f64::min)
 }
 
+/// Where a round shape (a sphere or a capsule: a core dilated by
+/// `radius`) was against the surface.
+enum Placement {
+    Sunk,
+    Touching,
+    Apart,
+    /// Within rounding of the margin's edge: not checked.
+    AtMargin,
+}
+
+/// Asserts one order's contact points of a round shape whose core is `d`
+/// from the surface (brute force), sunk in the solid or not: sunk, pushed
+/// out by at least `radius + d`; touching or within the margin, exactly
+/// `radius - d` deep; beyond the margin, nothing. Normals are unit.
+fn check_round_depths(
+    points: &[Point],
+    sunk: bool,
+    d: f64,
+    radius: f64,
+    margin: f64,
+    pose: usize,
+) -> Placement {
+    for (n, ..) in points {
+        assert!((n.norm() - 1.0).abs() < 1e-12, "pose {pose}: {n:?}");
+    }
+    let deepest = points.iter().map(|p| p.3).fold(f64::NEG_INFINITY, f64::max);
+    if sunk {
+        assert!(
+            deepest >= radius + d - 1e-9,
+            "pose {pose}: {points:?} vs {}",
+            radius + d
+        );
+        Placement::Sunk
+    } else if d <= radius + margin - 1e-9 {
+        assert!(
+            (deepest - (radius - d)).abs() < 1e-9,
+            "pose {pose}: {deepest} vs {}",
+            radius - d
+        );
+        Placement::Touching
+    } else if d > radius + margin + 1e-9 {
+        assert!(points.is_empty(), "pose {pose}: {points:?}");
+        Placement::Apart
+    } else {
+        Placement::AtMargin
+    }
+}
+
 #[test]
 fn terrain_as_a_mesh_gives_the_heightfields_sphere_and_capsule_contacts() {
     let table = geom::default_dispatcher::<f64>();
@@ -165,33 +213,26 @@ fn sphere_contact_depth_is_radius_minus_the_brute_force_distance() {
             UnitQuaternion::identity(),
         );
         for points in contacts_both_orders(&table, &ring, &pose_mesh, &ball, &pose, margin) {
-            let deepest = points.iter().map(|p| p.3).fold(f64::NEG_INFINITY, f64::max);
-            if inside {
-                // Sunk in the solid: pushed out, deeper than the radius.
-                // The nearest triangle's point is `radius + d` deep; others
-                // in reach report their own, deeper, pushes.
-                sunk += 1;
-                assert!(
-                    points.iter().any(|p| (p.3 - (radius + d)).abs() < 1e-9) && deepest >= radius + d - 1e-9,
-                    "pose {k}: {points:?} vs {}",
-                    radius + d
-                );
-            } else if d <= radius + margin - 1e-9 {
-                touching += 1;
-                assert!(
-                    (deepest - (radius - d)).abs() < 1e-9,
-                    "pose {k}: {deepest} vs {}",
-                    radius - d
-                );
-            } else if d > radius + margin + 1e-9 {
-                assert!(points.is_empty(), "pose {k}: {points:?}");
+            match check_round_depths(&points, inside, d, radius, margin, k) {
+                Placement::Sunk => {
+                    // Sunk in the solid: the nearest triangle's point is
+                    // exactly `radius + d` deep; others in reach report
+                    // their own, deeper, pushes.
+                    sunk += 1;
+                    assert!(
+                        points.iter().any(|p| (p.3 - (radius + d)).abs() < 1e-9),
+                        "pose {k}: {points:?} vs {}",
+                        radius + d
+                    );
+                }
+                Placement::Touching => touching += 1,
+                Placement::Apart | Placement::AtMargin => {}
             }
-            // Unit normals; outside, from the surface towards the sphere's
+            // Outside, normals from the surface towards the sphere's
             // centre. (Sunk in the solid, every triangle in reach pushes
             // its own way, by its own depth.)
             let centre = Point3::from(pose.translation.vector);
             for (n, on_mesh, ..) in &points {
-                assert!((n.norm() - 1.0).abs() < 1e-12);
                 assert!(inside || n.dot(&(centre - on_mesh)) >= -1e-9, "pose {k}: {n:?}");
             }
         }
@@ -257,27 +298,11 @@ fn capsule_contact_depth_on_a_closed_mesh_is_radius_minus_the_brute_force_distan
         let pose = pose_mesh * Isometry3::from_parts(Translation3::from(centre), along);
         let margin = 0.02;
         for points in contacts_both_orders(&table, &ring, &pose_mesh, &capsule, &pose, margin) {
-            let deepest = points.iter().map(|p| p.3).fold(f64::NEG_INFINITY, f64::max);
-            if in0 {
-                sunk += 1;
-                assert!(
-                    deepest >= radius + d - 1e-9,
-                    "pose {k}: {points:?} vs {}",
-                    radius + d
-                );
-            } else if d <= radius + margin - 1e-9 {
-                touching += 1;
-                assert!(
-                    (deepest - (radius - d)).abs() < 1e-9,
-                    "pose {k}: {deepest} vs {}",
-                    radius - d
-                );
-            } else if d > radius + margin + 1e-9 {
-                apart += 1;
-                assert!(points.is_empty(), "pose {k}: {points:?}");
-            }
-            for (n, ..) in &points {
-                assert!((n.norm() - 1.0).abs() < 1e-12);
+            match check_round_depths(&points, in0, d, radius, margin, k) {
+                Placement::Sunk => sunk += 1,
+                Placement::Touching => touching += 1,
+                Placement::Apart => apart += 1,
+                Placement::AtMargin => {}
             }
         }
     }

@@ -224,29 +224,29 @@ fn concave_valley_gives_two_face_normals() {
     assert_eq!(out.len(), 2, "{out:?}");
 }
 
-#[test]
-fn deepest_depth_matches_brute_force_on_random_terrains() {
-    let mut rng = TestRng::new(99);
+/// Capsules over 40 random terrains, 60 draws each: `draw` gives a
+/// segment and radius, `keep` picks the segments to test, and `check`
+/// gets the round, the segment's brute-force distance to the surface,
+/// the radius and the contacts (margin [`RANDOM_MARGIN`]), and answers
+/// whether it counted the case. Returns the count.
+fn capsules_on_random_terrains(
+    seed: u64,
+    draw: impl Fn(&mut TestRng, &geom_core::Aabb<f64>) -> (Point3<f64>, Point3<f64>, f64),
+    keep: impl Fn(&HeightField<f64>, &Point3<f64>, &Point3<f64>) -> bool,
+    mut check: impl FnMut(usize, f64, f64, &ContactManifolds<f64>) -> bool,
+) -> usize {
+    let mut rng = TestRng::new(seed);
     let mut checked = 0;
     let mut out = ContactManifolds::new();
     for round in 0..40 {
         let field = random_field(&mut rng, 4 + round % 9, 4 + round % 7);
         let extent = field.local_extent();
         for _ in 0..60 {
-            let center = rng.point_in(&extent.loosened(0.5));
-            let half = Vector3::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-1.0, 1.0))
-                * rng.range(0.0, 1.2);
-            let radius = rng.range(0.1, 1.0);
-            let (p0, p1) = (center - half, center + half);
-            // The brute-force rule holds for segments in the air; a segment
-            // below the surface is pushed out (tested apart).
-            if (0..=64).any(|k| field.contains_local_point(&(p0 + (p1 - p0) * (k as f64 / 64.0))))
-                || closest_segment_point_inside(&field, &p0, &p1)
-            {
+            let (p0, p1, radius) = draw(&mut rng, &extent);
+            if !keep(&field, &p0, &p1) {
                 continue;
             }
             let minimum = brute_force_distance(&field, &p0, &p1);
-            let margin = 0.05;
             out.clear();
             let capsule = Capsule::from_points(p0, p1, radius);
             contact_heightfield_capsule(
@@ -254,27 +254,62 @@ fn deepest_depth_matches_brute_force_on_random_terrains() {
                 &Isometry3::identity(),
                 &capsule,
                 &Isometry3::identity(),
-                margin,
+                RANDOM_MARGIN,
                 &mut out,
             );
-            let deepest = out
-                .points()
-                .map(|(_, p)| p.depth)
-                .fold(f64::NEG_INFINITY, f64::max);
-            if minimum > radius + margin {
+            if check(round, minimum, radius, &out) {
+                checked += 1;
+            }
+        }
+    }
+    checked
+}
+
+/// The contact margin of [`capsules_on_random_terrains`].
+const RANDOM_MARGIN: f64 = 0.05;
+
+/// Which of 65 points evenly along segment `p0 p1` are below the surface.
+fn samples_below(field: &HeightField<f64>, p0: &Point3<f64>, p1: &Point3<f64>) -> impl Iterator<Item = bool> {
+    (0..=64).map(move |k| field.contains_local_point(&(p0 + (p1 - p0) * (k as f64 / 64.0))))
+}
+
+/// The deepest contact depth (`−∞` for none).
+fn deepest_depth(out: &ContactManifolds<f64>) -> f64 {
+    out.points()
+        .map(|(_, p)| p.depth)
+        .fold(f64::NEG_INFINITY, f64::max)
+}
+
+#[test]
+fn deepest_depth_matches_brute_force_on_random_terrains() {
+    let checked = capsules_on_random_terrains(
+        99,
+        |rng, extent| {
+            let center = rng.point_in(&extent.loosened(0.5));
+            let half = Vector3::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-1.0, 1.0))
+                * rng.range(0.0, 1.2);
+            (center - half, center + half, rng.range(0.1, 1.0))
+        },
+        // The brute-force rule holds for segments in the air; a segment
+        // below the surface is pushed out (tested apart).
+        |field, p0, p1| {
+            !samples_below(field, p0, p1).any(|b| b) && !closest_segment_point_inside(field, p0, p1)
+        },
+        |round, minimum, radius, out| {
+            let deepest = deepest_depth(out);
+            if minimum > radius + RANDOM_MARGIN {
                 assert!(
                     out.is_empty(),
                     "round {round}: {minimum} > {radius} + margin but {out:?}"
                 );
-                continue;
+                return false;
             }
-
             if minimum <= 1e-9 {
                 // Crossing (into a hole or out past the rim, since no point
                 // is below the surface): the separating-axis depth is at
                 // least the radius.
                 assert!(deepest >= radius - 1e-12, "round {round}");
-                continue;
+                return false;
             }
             let expected = radius - minimum;
             assert!(
@@ -285,9 +320,9 @@ fn deepest_depth_matches_brute_force_on_random_terrains() {
                 assert!((manifold.normal.norm() - 1.0).abs() < 1e-12);
                 assert!(manifold.points.len() <= 4 && !manifold.points.is_empty());
             }
-            checked += 1;
-        }
-    }
+            true
+        },
+    );
     assert!(checked > 150, "{checked}");
 }
 
@@ -300,47 +335,28 @@ fn sunk_capsules_on_random_terrains_are_pushed_out_at_least_the_brute_force_dept
     // would leave the capsule in the ground). Other points may claim
     // less: in a valley the capsule also meets the slope in front of it,
     // from the air side, as a contact of its own.
-    let mut rng = TestRng::new(77);
-    let mut checked = 0;
-    let mut out = ContactManifolds::new();
-    for round in 0..40 {
-        let field = random_field(&mut rng, 4 + round % 9, 4 + round % 7);
-        let extent = field.local_extent();
-        for _ in 0..60 {
-            let center = rng.point_in(&extent);
+    let checked = capsules_on_random_terrains(
+        77,
+        |rng, extent| {
+            let center = rng.point_in(extent);
             let half = Vector3::new(rng.range(-1.0, 1.0), rng.range(-0.3, 0.3), rng.range(-1.0, 1.0))
                 * rng.range(0.0, 0.8);
-            let radius = rng.range(0.05, 0.6);
-            let (p0, p1) = (center - half, center + half);
-            if !(0..=64).all(|k| field.contains_local_point(&(p0 + (p1 - p0) * (k as f64 / 64.0)))) {
-                continue;
-            }
-            let minimum = brute_force_distance(&field, &p0, &p1);
+            (center - half, center + half, rng.range(0.05, 0.6))
+        },
+        |field, p0, p1| samples_below(field, p0, p1).all(|b| b),
+        |round, minimum, radius, out| {
             if minimum <= 1e-9 {
-                continue;
+                return false;
             }
-            out.clear();
-            let capsule = Capsule::from_points(p0, p1, radius);
-            contact_heightfield_capsule(
-                &field,
-                &Isometry3::identity(),
-                &capsule,
-                &Isometry3::identity(),
-                0.05,
-                &mut out,
-            );
-            let deepest = out
-                .points()
-                .map(|(_, p)| p.depth)
-                .fold(f64::NEG_INFINITY, f64::max);
+            let deepest = deepest_depth(out);
             assert!(
                 deepest >= radius + minimum - 1e-9,
                 "round {round}: {deepest} vs {}: {out:?}",
                 radius + minimum
             );
-            checked += 1;
-        }
-    }
+            true
+        },
+    );
     assert!(checked > 100, "{checked}");
 }
 
@@ -523,10 +539,7 @@ fn sunk_and_crossing_capsules_are_pushed_up() {
         );
         assert_eq!(out.len(), 1, "{out:?}");
         assert_eq!(out.as_slice()[0].normal, Vector3::y());
-        let deepest = out
-            .points()
-            .map(|(_, p)| p.depth)
-            .fold(f64::NEG_INFINITY, f64::max);
+        let deepest = deepest_depth(&out);
         assert!((deepest - 0.9).abs() < 1e-12, "{deepest}");
     }
 }
