@@ -13,7 +13,11 @@
 //! - `mesh/rays_1e6/trait`: 10⁶ rays from above the terrain, down at
 //!   random slants, through the `Shape` trait against parry's
 //!   `cast_ray_and_get_normal`; `mesh/rays_1e6/par`: the same rays split
-//!   over the thread pool, both libraries alike.
+//!   over the thread pool, both libraries alike; `mesh/rays_1e6/batch`:
+//!   geom's `ray_cast_batch` (which casts in the tree's ray order) against
+//!   parry's per-ray loop (parry3d has no batch); and
+//!   `mesh/rays_1e6/trait_presorted`: both per-ray loops over the rays
+//!   sorted in that order beforehand (what the order alone gives each).
 //! - `mesh/capsule_contact/cold`: a capsule resting on the mesh at 1000
 //!   poses, geom's dispatcher into a reused buffer against parry's
 //!   `contact_manifolds` with a fresh workspace (the first contact of a
@@ -26,6 +30,7 @@
 //!   `traverse_bvtt_single_tree` into a list).
 
 use super::*;
+use geom::batch::ray_cast_batch;
 use geom::nalgebra::Unit;
 use geom::{Bvh, World};
 use parry3d::bounding_volume::Aabb as ParryAabb;
@@ -171,6 +176,62 @@ pub fn measures(measures: &mut Vec<Measure>, pool: &Arc<rayon::ThreadPool>) {
         name: "mesh/rays_1e6/trait".to_string(),
         baseline: None,
         items: rays.geom.len(),
+        geom: Box::new(move || {
+            let pose = Isometry3::identity();
+            let mut sum = 0.0;
+            for ray in &gr.geom {
+                sum += sum_t(black_box(&*om).ray_cast(&pose, ray, f32::MAX, true).map(|h| h.t));
+            }
+            black_box(sum)
+        }),
+        parry: Some(Box::new(move || {
+            let mut sum = 0.0;
+            for ray in &pr.parry {
+                let hit = black_box(&*tm).cast_ray_and_get_normal(&Pose::IDENTITY, ray, f32::MAX, true);
+                sum += sum_t(hit.map(|h| h.time_of_impact));
+            }
+            black_box(sum)
+        })),
+    });
+    let (om, tm, gr, pr) = (ours.clone(), theirs.clone(), rays.clone(), rays.clone());
+    let mut hits = HitBatch::new();
+    measures.push(Measure {
+        name: "mesh/rays_1e6/batch".to_string(),
+        baseline: Some("mesh/rays_1e6/trait".to_string()),
+        items: rays.geom.len(),
+        geom: Box::new(move || {
+            ray_cast_batch(&*om, &Isometry3::identity(), &gr.batch, f32::MAX, true, &mut hits);
+            black_box(hits.iter().map(|h| sum_t(h.map(|h| h.t))).sum::<f32>())
+        }),
+        parry: Some(Box::new(move || {
+            let mut sum = 0.0;
+            for ray in &pr.parry {
+                let hit = black_box(&*tm).cast_ray_and_get_normal(&Pose::IDENTITY, ray, f32::MAX, true);
+                sum += sum_t(hit.map(|h| h.time_of_impact));
+            }
+            black_box(sum)
+        })),
+    });
+    // What the order alone gives either library: the same rays sorted by
+    // geom's ray order before the timing, cast one by one by both.
+    let order = ours.bvh().ray_order().expect("a bounded mesh");
+    let mut keyed: Vec<(u32, usize)> = rays
+        .geom
+        .iter()
+        .enumerate()
+        .map(|(i, ray)| (order.key(ray, f32::MAX), i))
+        .collect();
+    keyed.sort_unstable();
+    let sorted = Arc::new(Rays {
+        geom: keyed.iter().map(|&(_, i)| rays.geom[i]).collect(),
+        batch: RayBatch::new(),
+        parry: keyed.iter().map(|&(_, i)| rays.parry[i]).collect(),
+    });
+    let (om, tm, gr, pr) = (ours.clone(), theirs.clone(), sorted.clone(), sorted);
+    measures.push(Measure {
+        name: "mesh/rays_1e6/trait_presorted".to_string(),
+        baseline: Some("mesh/rays_1e6/trait".to_string()),
+        items: gr.geom.len(),
         geom: Box::new(move || {
             let pose = Isometry3::identity();
             let mut sum = 0.0;

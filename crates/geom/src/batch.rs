@@ -7,6 +7,9 @@
 //! ([`PoseMatrix::ray_to_local`] and [`PoseMatrix::hit_to_world`]) and the
 //! shape's lane kernel is the one behind its scalar methods, so every batch
 //! answer equals the scalar trait call of the same precision bit for bit.
+//! Meshes and compounds cast one ray at a time, in the order of their
+//! tree ([`RayOrder`]: rays crossing the same part of the tree one after
+//! another), and write each answer to its ray's row.
 //!
 //! ```
 //! use geom::prelude::*;
@@ -25,10 +28,12 @@
 //! assert!(on_top > 4000); // the rays over the box's top face (|x|, |z| <= 1)
 //! ```
 
+use geom_core::bvh::RayOrder;
+use geom_core::compound::Compound;
 use geom_core::pose::RestartSphere;
 use geom_core::{FeatureId, Lane, LaneShape, PoseMatrix, Ray, RayHit, Real, Shape};
 use geom_prims::{Capsule, Cone, Cuboid, Cylinder, Ellipsoid, HalfSpace, Segment, Sphere, Triangle};
-use geom_terrain::HeightField;
+use geom_terrain::{HeightField, TriMesh};
 use nalgebra::{Isometry3, Point3, SimdBool, Vector3};
 use simba::simd::{WideF32x4, WideF32x8, WideF64x4};
 
@@ -625,10 +630,102 @@ impl<N: BatchReal> BatchShape<N> for HeightField<N> {
     }
 }
 
+impl<N: BatchReal> BatchShape<N> for TriMesh<N> {
+    /// One [`Shape::ray_cast`] per row, the rows taken in the tree's
+    /// [`RayOrder`] (rays crossing the same part of the mesh one after
+    /// another, so they find its nodes and triangles in cache).
+    fn ray_cast_rows(
+        &self,
+        pose: &Isometry3<N>,
+        rays: RayRows<'_, N>,
+        max_t: N,
+        solid: bool,
+        out: HitRows<'_, N>,
+    ) {
+        ray_cast_rows_in_order(self.bvh().ray_order(), pose, rays, max_t, out, |ray| {
+            self.ray_cast(pose, ray, max_t, solid)
+        });
+    }
+}
+
+impl<N: BatchReal> BatchShape<N> for Compound<N> {
+    /// One [`Shape::ray_cast`] per row, the rows taken in the tree's
+    /// [`RayOrder`] (as for a [`TriMesh`]).
+    fn ray_cast_rows(
+        &self,
+        pose: &Isometry3<N>,
+        rays: RayRows<'_, N>,
+        max_t: N,
+        solid: bool,
+        out: HitRows<'_, N>,
+    ) {
+        ray_cast_rows_in_order(self.bvh().ray_order(), pose, rays, max_t, out, |ray| {
+            self.ray_cast(pose, ray, max_t, solid)
+        });
+    }
+}
+
+/// Fewer rows than this are cast in their given order: sorting them would
+/// cost more than the cache it saves.
+const ORDER_AT_LEAST: usize = 256;
+/// Rows gathered, cast and scattered together: the gathers of a block are
+/// independent loads the processor overlaps, where one ray at a time would
+/// wait for each.
+const ORDER_BLOCK: usize = 32;
+
+thread_local! {
+    /// The sort keys of [`ray_cast_rows_in_order`] (`key << 32 | row`),
+    /// kept between calls so that a batch does not allocate once warm.
+    static ORDER_KEYS: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Row `i` of `out` is `cast(&rays.get(i))`, the rows taken in `order`
+/// (in their given order without one, or for a short batch). The answers
+/// are the same in any order; only the time differs.
+fn ray_cast_rows_in_order<N: Real>(
+    order: Option<RayOrder<N>>,
+    pose: &Isometry3<N>,
+    rays: RayRows<'_, N>,
+    max_t: N,
+    mut out: HitRows<'_, N>,
+    cast: impl Fn(&Ray<N>) -> Option<RayHit<N>>,
+) {
+    assert_eq!(rays.len(), out.len(), "one answer row per ray");
+    let order = order.filter(|_| rays.len() >= ORDER_AT_LEAST && rays.len() <= u32::MAX as usize);
+    let Some(order) = order else {
+        for i in 0..rays.len() {
+            out.set(i, cast(&rays.get(i)));
+        }
+        return;
+    };
+    ORDER_KEYS.with_borrow_mut(|keys| {
+        keys.clear();
+        keys.extend(
+            (0..rays.len()).map(|i| u64::from(order.key_at(pose, &rays.get(i), max_t)) << 32 | i as u64),
+        );
+        keys.sort_unstable();
+        let unused = Ray::new(Point3::origin(), Vector3::zeros());
+        let mut block = [unused; ORDER_BLOCK];
+        let mut hits = [None; ORDER_BLOCK];
+        for rows in keys.chunks(ORDER_BLOCK) {
+            for (ray, &row) in block.iter_mut().zip(rows) {
+                *ray = rays.get(row as u32 as usize);
+            }
+            for (hit, ray) in hits.iter_mut().zip(&block[..rows.len()]) {
+                *hit = cast(ray);
+            }
+            for (&row, &hit) in rows.iter().zip(&hits) {
+                out.set(row as u32 as usize, hit);
+            }
+        }
+    });
+}
+
 /// Casts every ray of `rays` against `shape` at `pose` into `out` (resized
 /// to `rays.len()`, its memory reused): primitives on the lane pack
 /// `N::Wide` (`WideF32x8` for `f32`, `WideF64x4` for `f64`), heightfields
-/// one ray at a time (see [`BatchShape`]).
+/// one ray at a time, meshes and compounds one ray at a time in their
+/// tree's [`RayOrder`] (see [`BatchShape`]).
 ///
 /// Row `i` of `out` equals `shape.ray_cast(pose, &rays.get(i), max_t,
 /// solid)` bit for bit, misses, inside origins and the tail included, for

@@ -10,6 +10,7 @@ use geom::prelude::*;
 use geom_random::Rng;
 use nalgebra::Quaternion;
 use simba::simd::{WideF32x4, WideF32x8, WideF64x4};
+use std::sync::Arc;
 
 fn convert<N: Real>(x: f64) -> N {
     nalgebra::convert(x)
@@ -135,6 +136,48 @@ fn check_every_shape<N: BatchReal>() {
         "triangle",
     );
     check_batch_equals_scalar(&terrain::<N>(), "heightfield");
+    // Meshes and compounds cast a long batch in their tree's ray order:
+    // the answers land in the rays' rows all the same.
+    check_batch_equals_scalar(&TriMesh::from_heightfield(&terrain::<N>()).unwrap(), "open mesh");
+    check_batch_equals_scalar(&octahedron::<N>(), "closed mesh");
+    let children: Vec<geom::base::compound::Child<N>> = vec![
+        (
+            Isometry3::translation(r(-1.0), r(0.0), r(0.0)),
+            Arc::new(Sphere::new(r(0.8))),
+        ),
+        (
+            Isometry3::new(v(1.0, 0.2, 0.0), v(0.3, 0.0, 0.5)),
+            Arc::new(Cuboid::new(v(0.7, 0.5, 0.6))),
+        ),
+        (Isometry3::identity(), Arc::new(octahedron::<N>())),
+    ];
+    check_batch_equals_scalar(&Compound::new(children).unwrap(), "compound");
+}
+
+/// A closed mesh: the octahedron of radius 1.3 about the origin.
+fn octahedron<N: Real>() -> TriMesh<N> {
+    let p = |x: f64, y: f64, z: f64| Point3::new(x, y, z).map(|c| convert::<N>(1.3 * c));
+    let vertices = vec![
+        p(1.0, 0.0, 0.0),
+        p(-1.0, 0.0, 0.0),
+        p(0.0, 1.0, 0.0),
+        p(0.0, -1.0, 0.0),
+        p(0.0, 0.0, 1.0),
+        p(0.0, 0.0, -1.0),
+    ];
+    let indices = vec![
+        [0, 2, 4],
+        [2, 1, 4],
+        [1, 3, 4],
+        [3, 0, 4],
+        [2, 0, 5],
+        [1, 2, 5],
+        [3, 1, 5],
+        [0, 3, 5],
+    ];
+    let mesh = TriMesh::new(vertices, indices).unwrap();
+    assert!(mesh.is_closed());
+    mesh
 }
 
 /// A bumpy 9 × 9 terrain over [−2, 2]², one flipped cell and one hole.

@@ -50,6 +50,7 @@
 
 mod build;
 mod query;
+mod ray_order;
 #[cfg(test)]
 mod tests;
 
@@ -59,6 +60,7 @@ use crate::aabb::Aabb;
 use crate::scalar::Real;
 
 pub use query::PairTask;
+pub use ray_order::{MISS_KEY, RayOrder};
 
 /// How a [`Bvh`] is built.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -131,7 +131,10 @@ fn overlaps<N: Real>(node: &Node<N>, aabb: &Aabb<N>) -> [bool; WIDTH] {
 }
 
 /// Pushes the children flagged in `hit` onto `stack`, farthest first (so
-/// the nearest is popped first), with their keys.
+/// the nearest is popped first), with their keys; children of equal keys
+/// keep their order. Every child is written and the length advances by
+/// whether it is pushed (no branch on the outcome of each child's test),
+/// then the few pushed are sorted in place.
 #[inline]
 fn push_sorted<N: Real>(
     node: &Node<N>,
@@ -140,23 +143,18 @@ fn push_sorted<N: Real>(
     stack: &mut [(ChildRef, N); STACK_SIZE],
     len: &mut usize,
 ) {
-    let mut order = [(N::zero(), EMPTY); WIDTH];
-    let mut count = 0;
+    let base = *len;
     for k in 0..WIDTH {
-        if hit[k] && node.children[k] != EMPTY {
-            // Insertion by decreasing key.
-            let mut at = count;
-            while at > 0 && order[at - 1].0 < keys[k] {
-                order[at] = order[at - 1];
-                at -= 1;
-            }
-            order[at] = (keys[k], node.children[k]);
-            count += 1;
-        }
+        stack[*len] = (node.children[k], keys[k]);
+        *len += usize::from(hit[k] & (node.children[k] != EMPTY));
     }
-    for &(key, child) in &order[..count] {
-        stack[*len] = (child, key);
-        *len += 1;
+    // Insertion by decreasing key.
+    for i in base + 1..*len {
+        let mut at = i;
+        while at > base && stack[at - 1].1 < stack[at].1 {
+            stack.swap(at - 1, at);
+            at -= 1;
+        }
     }
 }
 

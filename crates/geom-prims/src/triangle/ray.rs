@@ -58,9 +58,26 @@ pub fn ray_cast_triangle_filtered<N: Real>(
     max_t: N,
 ) -> LaneHit<N> {
     match filtered_edge_functions(ray, a, b, c) {
-        Some(edges) => hit_from_edge_functions(ray, a, b, c, max_t, edges),
-        None => ray_cast_triangle(ray, a, b, c, max_t),
+        Filtered::Miss => LaneHit {
+            mask: false,
+            t: N::zero(),
+            normal: Vector3::zeros(),
+            face: N::zero(),
+        },
+        Filtered::Decided(edges) => hit_from_edge_functions(ray, a, b, c, max_t, edges),
+        Filtered::Undecided => ray_cast_triangle(ray, a, b, c, max_t),
     }
+}
+
+/// What the plain edge functions of [`filtered_edge_functions`] decide.
+enum Filtered<N> {
+    /// A certain sign rules the hit out (or the ray is parallel to the
+    /// plane): [`ray_cast_triangle`] would answer a miss.
+    Miss,
+    /// Every sign is certain: the edge functions, to finish the hit with.
+    Decided([N; 3]),
+    /// A sign the test needs is within rounding of zero.
+    Undecided,
 }
 
 /// The edge functions `[bc, ca, ab]` of [`ray_cast_triangle`], from
@@ -88,7 +105,7 @@ fn compensated_edge_functions<T: Lane>(ray: &Ray<T>, a: &Point3<T>, b: &Point3<T
 }
 
 /// The edge functions in plain arithmetic, each replaced by zero where its
-/// sign is not certain; `None` unless the known signs decide the test.
+/// sign is not certain, and whether the known signs decide the test.
 ///
 /// The laterals are taken from `p = o + s·d`, the ray's point level with
 /// `a`: the projection ignores a shift along `d`, so only the rounding of
@@ -104,7 +121,7 @@ fn filtered_edge_functions<N: Real>(
     a: &Point3<N>,
     b: &Point3<N>,
     c: &Point3<N>,
-) -> Option<[N; 3]> {
+) -> Filtered<N> {
     let zero = N::zero();
     let dir = ray.dir;
     let inverse_speed_squared = N::one() / dir.norm_squared();
@@ -153,7 +170,13 @@ fn filtered_edge_functions<N: Real>(
     } else {
         true
     };
-    (rules_out_hit || edges.iter().all(|&e| e != zero)).then_some(edges)
+    if rules_out_hit {
+        Filtered::Miss
+    } else if edges.iter().all(|&e| e != zero) {
+        Filtered::Decided(edges)
+    } else {
+        Filtered::Undecided
+    }
 }
 
 /// The hit of [`ray_cast_triangle`] given its edge functions (only their
@@ -306,7 +329,10 @@ mod tests {
         fn same<N: geom_core::Real>(ray: &Ray<N>, tri: [Point3<N>; 3], max_t: N) -> bool {
             let full = super::ray_cast_triangle(ray, &tri[0], &tri[1], &tri[2], max_t);
             let fast = super::ray_cast_triangle_filtered(ray, &tri[0], &tri[1], &tri[2], max_t);
-            let decided = super::filtered_edge_functions(ray, &tri[0], &tri[1], &tri[2]).is_some();
+            let decided = !matches!(
+                super::filtered_edge_functions(ray, &tri[0], &tri[1], &tri[2]),
+                super::Filtered::Undecided
+            );
             assert_eq!(full.mask, fast.mask, "{ray:?} {tri:?}");
             if full.mask {
                 assert_eq!((full.t, full.normal, full.face), (fast.t, fast.normal, fast.face));

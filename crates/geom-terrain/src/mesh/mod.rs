@@ -92,6 +92,8 @@ pub struct TriMesh<N: Real> {
     /// [`NO_NEIGHBOR`].
     neighbors: Vec<[u32; 3]>,
     bvh: Bvh<N>,
+    /// The box around every triangle (every ray cast asks for it).
+    aabb: Aabb<N>,
     /// The triangles' vertices in the tree's order
     /// ([`Bvh::tree_order`]): a leaf's triangles are adjacent in memory, so
     /// a query reaching a leaf reads them without going through the
@@ -206,12 +208,14 @@ impl<N: Real> TriMesh<N> {
             .collect();
         let (neighbors, closed) = neighbors(&indices);
         let (vertex_start, vertex_triangles) = vertex_triangles(vertices.len(), &indices);
+        let aabb = bvh.root_aabb().expect("a mesh has a triangle");
         let mut mesh = TriMesh {
             vertices,
             indices,
             normals,
             neighbors,
             bvh,
+            aabb,
             tree_triangles,
             closed,
             pseudo: PseudoNormals {

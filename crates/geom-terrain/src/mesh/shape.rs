@@ -97,7 +97,7 @@ impl<N: Real> Shape<N> for TriMesh<N> {
     }
 
     fn local_aabb(&self) -> Aabb<N> {
-        self.bvh.root_aabb().expect("a mesh has a triangle")
+        self.aabb
     }
 
     /// The first triangle hit. The normal faces the ray on an open mesh
