@@ -26,7 +26,11 @@ const BITS: u32 = 10;
 /// The key of every ray missing the root box (after every other key).
 pub const MISS_KEY: u32 = u32::MAX;
 
-/// The keys of a tree's rays; see the [module documentation](self).
+/// The order in which to cast many rays through a tree: a ray's key is the
+/// Morton (Z-order) code of the middle of its segment inside the tree's
+/// root box, on a 2¹⁰-cell grid per axis over the cube around the box, so
+/// rays crossing the same region get near keys (the ray sorting of
+/// Garanzha and Loop, 2010). Made by [`Bvh::ray_order`].
 #[derive(Clone, Copy, Debug)]
 pub struct RayOrder<N: Real> {
     /// The root box's corners.
