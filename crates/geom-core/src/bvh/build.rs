@@ -246,8 +246,10 @@ impl<N: Real> Builder<N> {
             return None;
         }
         // The float-to-integer cast saturates (NaN to 0): the top edge and
-        // anything past it go to the last bin.
-        let bin_of = |c: f32| (((c - low) * scale) as usize).min(BINS - 1);
+        // anything past it go to the last bin. Through `i32`, one
+        // instruction and a clamp (to `usize` costs several: x86 has no
+        // float-to-unsigned conversion).
+        let bin_of = |c: f32| (((c - low) * scale) as i32).clamp(0, BINS as i32 - 1) as usize;
         let mut counts = [0usize; BINS];
         let mut bins = [Bounds::empty(); BINS];
         for primitive in &self.primitives[start..end] {

@@ -115,12 +115,23 @@ impl<N: Real> TriangleSurface<N> for TriMesh<N> {
         // The box only culls (doubled, so that its own rounding never
         // drops a triangle exactly `tolerance` away); the distance decides.
         let reach = Aabb::new(*foot, *foot).loosened(tolerance + tolerance);
+        let eight = nalgebra::convert::<f64, N>(8.0);
         self.bvh.visit_aabb_in_tree_order(&reach, |p| {
             // About the triangle's first vertex: exact differences, so
             // only the foot's own rounding counts against the tolerance.
             let Triangle { a, b, c } = self.tree_triangles[p as usize];
             let origin = a.coords;
             let local_foot = foot - origin;
+            // The triangle is no nearer than its plane: a plane farther
+            // than twice the tolerance, beyond the rounding of this height
+            // (a few ε of `local_foot`), rules it out without its closest
+            // point. Most feet are asked about off flat ground, beside
+            // triangles whose planes they are not on.
+            let normal = &self.normals[self.bvh.tree_order()[p as usize] as usize];
+            let rounding = eight * N::default_epsilon() * local_foot.coords.lp_norm(1);
+            if normal.dot(&local_foot.coords).abs() > tolerance + tolerance + rounding {
+                return true;
+            }
             let (on_triangle, _) = geom_core::distance::closest_point_on_triangle_branching(
                 &local_foot,
                 &Point3::origin(),
