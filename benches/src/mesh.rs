@@ -9,7 +9,9 @@
 //!   `ORIENTED | FIX_INTERNAL_EDGES` (tree, merged vertices, topology,
 //!   pseudo-normals): the mesh a contact-ready user builds.
 //! - `bvh/build_1e6`: geom's `Bvh::build` against parry3d's
-//!   `Bvh::from_leaves` (binned), on the triangles' boxes.
+//!   `Bvh::from_leaves` (binned), on the triangles' boxes; `/par`: geom's
+//!   `Bvh::par_build` on the thread pool (the same tree) against the same
+//!   single-threaded parry3d build (it has no parallel one).
 //! - `mesh/rays_1e6/trait`: 10⁶ rays from above the terrain, down at
 //!   random slants, through the `Shape` trait against parry's
 //!   `cast_ray_and_get_normal`; `mesh/rays_1e6/par`: the same rays split
@@ -157,11 +159,23 @@ pub fn measures(measures: &mut Vec<Measure>, pool: &Arc<rayon::ThreadPool>) {
             )
         })
         .collect();
+    let (boxes, parry_boxes) = (Arc::new(boxes), Arc::new(parry_boxes));
+    let (gb, pb) = (boxes.clone(), parry_boxes.clone());
     measures.push(Measure {
         name: "bvh/build_1e6/boxes".to_string(),
         baseline: None,
         items: 1,
-        geom: Box::new(move || black_box(Bvh::build(&boxes).node_count() as f32)),
+        geom: Box::new(move || black_box(Bvh::build(&gb).node_count() as f32)),
+        parry: Some(Box::new(move || {
+            black_box(ParryBvh::from_leaves(BvhBuildStrategy::Binned, &pb).leaf_count() as f32)
+        })),
+    });
+    let gp = pool.clone();
+    measures.push(Measure {
+        name: "bvh/build_1e6/par".to_string(),
+        baseline: Some("bvh/build_1e6/boxes".to_string()),
+        items: 1,
+        geom: Box::new(move || black_box(gp.install(|| Bvh::par_build(&boxes)).node_count() as f32)),
         parry: Some(Box::new(move || {
             black_box(ParryBvh::from_leaves(BvhBuildStrategy::Binned, &parry_boxes).leaf_count() as f32)
         })),

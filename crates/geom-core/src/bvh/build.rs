@@ -131,13 +131,30 @@ impl<N: Real> Bounds<N> {
     }
 }
 
-struct Builder<N: Real> {
-    primitives: Vec<Primitive<N>>,
-    nodes: Vec<Binary<N>>,
+/// How a subtree is built: the leaf size, and the fewest primitives a
+/// node must hold for its two subtrees to be built in parallel.
+#[derive(Clone, Copy)]
+struct Builder {
     max_leaf: usize,
+    parallel_from: usize,
 }
 
+/// Primitives a node must hold for [`Bvh::par_build`] to build its two
+/// subtrees as parallel tasks: below this a task's work (about 30 µs)
+/// is not worth rayon's split.
+#[cfg(feature = "parallel")]
+const PARALLEL_FROM: usize = 1 << 13;
+
 pub(super) fn build<N: Real>(boxes: &[Aabb<N>], options: BvhOptions) -> Bvh<N> {
+    build_from(boxes, options, usize::MAX)
+}
+
+#[cfg(feature = "parallel")]
+pub(super) fn par_build<N: Real>(boxes: &[Aabb<N>], options: BvhOptions) -> Bvh<N> {
+    build_from(boxes, options, PARALLEL_FROM)
+}
+
+fn build_from<N: Real>(boxes: &[Aabb<N>], options: BvhOptions, parallel_from: usize) -> Bvh<N> {
     assert!(
         boxes.len() <= MAX_PRIMITIVES,
         "Bvh::build: {} boxes (at most 2^27)",
@@ -153,30 +170,31 @@ pub(super) fn build<N: Real>(boxes: &[Aabb<N>], options: BvhOptions) -> Bvh<N> {
         };
     }
     let max_leaf = options.max_leaf_size.clamp(1, 16);
-    let mut builder = Builder {
-        primitives: boxes
-            .iter()
-            .enumerate()
-            .map(|(i, aabb)| Primitive {
-                aabb: *aabb,
-                centroid: centroid(aabb),
-                index: i as u32,
-            })
-            .collect(),
-        nodes: Vec::with_capacity(2 * boxes.len() / max_leaf + 1),
+    let builder = Builder {
         max_leaf,
+        parallel_from,
     };
-    let bounds = Bounds::over(&builder.primitives);
-    let root = builder.split(0, boxes.len(), 0, bounds);
+    let mut primitives: Vec<Primitive<N>> = boxes
+        .iter()
+        .enumerate()
+        .map(|(i, aabb)| Primitive {
+            aabb: *aabb,
+            centroid: centroid(aabb),
+            index: i as u32,
+        })
+        .collect();
+    let mut nodes = Vec::with_capacity(2 * boxes.len() / max_leaf + 1);
+    let bounds = Bounds::over(&primitives);
+    let root = builder.split(&mut primitives, 0, 0, bounds, &mut nodes);
     let mut tree = Bvh {
-        nodes: Vec::with_capacity(builder.nodes.len() / 3 + 1),
+        nodes: Vec::with_capacity(nodes.len() / 3 + 1),
         indices: Vec::new(),
         boxes: Vec::new(),
         positions: Vec::new(),
     };
-    collapse(&builder.nodes, root, &mut tree);
-    tree.indices = builder.primitives.iter().map(|p| p.index).collect();
-    tree.boxes = builder.primitives.iter().map(|p| p.aabb).collect();
+    collapse(&nodes, root, &mut tree);
+    tree.indices = primitives.iter().map(|p| p.index).collect();
+    tree.boxes = primitives.iter().map(|p| p.aabb).collect();
     tree.positions = vec![0; boxes.len()];
     for (position, &index) in tree.indices.iter().enumerate() {
         tree.positions[index as usize] = position as u32;
@@ -184,129 +202,208 @@ pub(super) fn build<N: Real>(boxes: &[Aabb<N>], options: BvhOptions) -> Bvh<N> {
     tree
 }
 
-impl<N: Real> Builder<N> {
-    /// Builds the binary subtree over `primitives[start..end]`, whose
-    /// bounds are `bounds`, and returns its node's index.
-    fn split(&mut self, start: usize, end: usize, depth: usize, bounds: Bounds<N>) -> usize {
-        let count = end - start;
+impl Builder {
+    /// Builds the binary subtree over `primitives` (the tree order's
+    /// positions `offset..offset + primitives.len()`), whose bounds are
+    /// `bounds`, into `nodes`, and returns its node's index there.
+    fn split<N: Real>(
+        self,
+        primitives: &mut [Primitive<N>],
+        offset: usize,
+        depth: usize,
+        bounds: Bounds<N>,
+        nodes: &mut Vec<Binary<N>>,
+    ) -> usize {
+        let count = primitives.len();
         if count <= self.max_leaf {
-            return self.push_leaf(bounds.aabb, start, count);
+            nodes.push(Binary::Leaf {
+                aabb: bounds.aabb,
+                start: offset as u32,
+                count: count as u32,
+            });
+            return nodes.len() - 1;
         }
         let extent = bounds.centroids.maxs - bounds.centroids.mins;
         let axis = extent.imax();
         let (low, high) = (bounds.centroids.mins[axis], bounds.centroids.maxs[axis]);
         let split = if high > low && depth < SAH_DEPTH {
-            self.binned_split(start, end, axis, low, high)
+            binned_split(primitives, axis, low, high)
         } else {
             None
         };
         // Every centroid at one point, deep in the tree, or unbounded
         // boxes: split at the median along the axis.
-        let (mid, left, right) = split.unwrap_or_else(|| {
-            let mid = self.median_split(start, end, axis);
+        let (mid, left_bounds, right_bounds) = split.unwrap_or_else(|| {
+            let mid = median_split(primitives, axis);
             (
                 mid,
-                Bounds::over(&self.primitives[start..mid]),
-                Bounds::over(&self.primitives[mid..end]),
+                Bounds::over(&primitives[..mid]),
+                Bounds::over(&primitives[mid..]),
             )
         });
-        let left = self.split(start, mid, depth + 1, left);
-        let right = self.split(mid, end, depth + 1, right);
-        self.nodes.push(Binary::Inner {
+        let (low_half, high_half) = primitives.split_at_mut(mid);
+        let (left, right) = if count >= self.parallel_from {
+            self.split_in_parallel(
+                low_half,
+                high_half,
+                offset,
+                depth,
+                (left_bounds, right_bounds),
+                nodes,
+            )
+        } else {
+            let left = self.split(low_half, offset, depth + 1, left_bounds, nodes);
+            let right = self.split(high_half, offset + mid, depth + 1, right_bounds, nodes);
+            (left, right)
+        };
+        nodes.push(Binary::Inner {
             aabb: bounds.aabb,
             left,
             right,
         });
-        self.nodes.len() - 1
+        nodes.len() - 1
     }
 
-    fn push_leaf(&mut self, aabb: Aabb<N>, start: usize, count: usize) -> usize {
-        self.nodes.push(Binary::Leaf {
-            aabb,
-            start: start as u32,
-            count: count as u32,
-        });
-        self.nodes.len() - 1
+    /// The two subtrees of [`Builder::split`] as parallel tasks, each into
+    /// its own nodes, then appended to `nodes` (the left's first, as the
+    /// sequential build would), their node indices shifted to match: the
+    /// tree is the same as the sequential build's.
+    #[cfg(feature = "parallel")]
+    fn split_in_parallel<N: Real>(
+        self,
+        low_half: &mut [Primitive<N>],
+        high_half: &mut [Primitive<N>],
+        offset: usize,
+        depth: usize,
+        (left_bounds, right_bounds): (Bounds<N>, Bounds<N>),
+        nodes: &mut Vec<Binary<N>>,
+    ) -> (usize, usize) {
+        let mid = low_half.len();
+        let ((left_nodes, left), (right_nodes, right)) = rayon::join(
+            || {
+                let mut own = Vec::new();
+                let root = self.split(low_half, offset, depth + 1, left_bounds, &mut own);
+                (own, root)
+            },
+            || {
+                let mut own = Vec::new();
+                let root = self.split(high_half, offset + mid, depth + 1, right_bounds, &mut own);
+                (own, root)
+            },
+        );
+        let mut append = |own: Vec<Binary<N>>, root: usize| {
+            let shift = nodes.len();
+            nodes.extend(own.into_iter().map(|node| match node {
+                Binary::Inner { aabb, left, right } => Binary::Inner {
+                    aabb,
+                    left: left + shift,
+                    right: right + shift,
+                },
+                leaf => leaf,
+            }));
+            root + shift
+        };
+        let left = append(left_nodes, left);
+        let right = append(right_nodes, right);
+        (left, right)
     }
 
-    /// The SAH's best split among the bins' boundaries (least
-    /// `area(left)·count(left) + area(right)·count(right)`), the primitives
-    /// partitioned around it, with each side's bounds; `None` when no cost
-    /// is finite (unbounded boxes on both sides).
-    fn binned_split(
-        &mut self,
-        start: usize,
-        end: usize,
-        axis: usize,
-        low: f32,
-        high: f32,
-    ) -> Option<(usize, Bounds<N>, Bounds<N>)> {
-        let scale = BINS as f32 / (high - low);
-        if !scale.is_finite() {
-            return None;
-        }
-        // The float-to-integer cast saturates (NaN to 0): the top edge and
-        // anything past it go to the last bin. Through `i32`, one
-        // instruction and a clamp (to `usize` costs several: x86 has no
-        // float-to-unsigned conversion).
-        let bin_of = |c: f32| (((c - low) * scale) as i32).clamp(0, BINS as i32 - 1) as usize;
-        let mut counts = [0usize; BINS];
-        let mut bins = [Bounds::empty(); BINS];
-        for primitive in &self.primitives[start..end] {
-            let b = bin_of(primitive.centroid[axis]);
-            counts[b] += 1;
-            bins[b].include(primitive);
-        }
-        // The bounds and counts left of each boundary, then the right side
-        // swept back (empty bins merge as nothing).
-        let mut left = [Bounds::empty(); BINS];
-        let mut left_count = [0usize; BINS];
-        let mut running = Bounds::empty();
-        let mut n = 0;
-        for b in 0..BINS - 1 {
-            running = running.merged(&bins[b]);
-            n += counts[b];
-            left[b] = running;
-            left_count[b] = n;
-        }
-        let mut best: Option<(N, usize, Bounds<N>)> = None;
-        let mut running = Bounds::empty();
-        let mut n = 0;
-        for b in (1..BINS).rev() {
-            running = running.merged(&bins[b]);
-            n += counts[b];
-            if left_count[b - 1] == 0 || n == 0 {
-                continue;
-            }
-            let cost = half_area(&left[b - 1].aabb) * nalgebra::convert::<f64, N>(left_count[b - 1] as f64)
-                + half_area(&running.aabb) * nalgebra::convert::<f64, N>(n as f64);
-            if cost.is_finite() && best.as_ref().is_none_or(|(c, _, _)| cost < *c) {
-                best = Some((cost, b, running));
-            }
-        }
-        let (_, boundary, right_bounds) = best?;
-        let left_bounds = left[boundary - 1];
-        // Partition in place: bins below `boundary` first.
-        let (mut i, mut j) = (start, end);
-        while i < j {
-            if bin_of(self.primitives[i].centroid[axis]) < boundary {
-                i += 1;
-            } else {
-                j -= 1;
-                self.primitives.swap(i, j);
-            }
-        }
-        (i > start && i < end).then_some((i, left_bounds, right_bounds))
+    /// Without the `parallel` feature, nodes are never split in parallel
+    /// (`parallel_from` is `usize::MAX`).
+    #[cfg(not(feature = "parallel"))]
+    fn split_in_parallel<N: Real>(
+        self,
+        low_half: &mut [Primitive<N>],
+        high_half: &mut [Primitive<N>],
+        offset: usize,
+        depth: usize,
+        (left_bounds, right_bounds): (Bounds<N>, Bounds<N>),
+        nodes: &mut Vec<Binary<N>>,
+    ) -> (usize, usize) {
+        let mid = low_half.len();
+        let left = self.split(low_half, offset, depth + 1, left_bounds, nodes);
+        let right = self.split(high_half, offset + mid, depth + 1, right_bounds, nodes);
+        (left, right)
     }
+}
 
-    fn median_split(&mut self, start: usize, end: usize, axis: usize) -> usize {
-        let mid = start + (end - start) / 2;
-        self.primitives[start..end].select_nth_unstable_by(mid - start, |a, b| {
-            let (ca, cb) = (a.centroid[axis], b.centroid[axis]);
-            ca.partial_cmp(&cb).unwrap_or(std::cmp::Ordering::Equal)
-        });
-        mid
+/// The SAH's best split among the bins' boundaries (least
+/// `area(left)·count(left) + area(right)·count(right)`), the primitives
+/// partitioned around it, with each side's bounds; `None` when no cost
+/// is finite (unbounded boxes on both sides).
+fn binned_split<N: Real>(
+    primitives: &mut [Primitive<N>],
+    axis: usize,
+    low: f32,
+    high: f32,
+) -> Option<(usize, Bounds<N>, Bounds<N>)> {
+    let scale = BINS as f32 / (high - low);
+    if !scale.is_finite() {
+        return None;
     }
+    // The float-to-integer cast saturates (NaN to 0): the top edge and
+    // anything past it go to the last bin. Through `i32`, one
+    // instruction and a clamp (to `usize` costs several: x86 has no
+    // float-to-unsigned conversion).
+    let bin_of = |c: f32| (((c - low) * scale) as i32).clamp(0, BINS as i32 - 1) as usize;
+    let mut counts = [0usize; BINS];
+    let mut bins = [Bounds::empty(); BINS];
+    for primitive in primitives.iter() {
+        let b = bin_of(primitive.centroid[axis]);
+        counts[b] += 1;
+        bins[b].include(primitive);
+    }
+    // The bounds and counts left of each boundary, then the right side
+    // swept back (empty bins merge as nothing).
+    let mut left = [Bounds::empty(); BINS];
+    let mut left_count = [0usize; BINS];
+    let mut running = Bounds::empty();
+    let mut n = 0;
+    for b in 0..BINS - 1 {
+        running = running.merged(&bins[b]);
+        n += counts[b];
+        left[b] = running;
+        left_count[b] = n;
+    }
+    let mut best: Option<(N, usize, Bounds<N>)> = None;
+    let mut running = Bounds::empty();
+    let mut n = 0;
+    for b in (1..BINS).rev() {
+        running = running.merged(&bins[b]);
+        n += counts[b];
+        if left_count[b - 1] == 0 || n == 0 {
+            continue;
+        }
+        let cost = half_area(&left[b - 1].aabb) * nalgebra::convert::<f64, N>(left_count[b - 1] as f64)
+            + half_area(&running.aabb) * nalgebra::convert::<f64, N>(n as f64);
+        if cost.is_finite() && best.as_ref().is_none_or(|(c, _, _)| cost < *c) {
+            best = Some((cost, b, running));
+        }
+    }
+    let (_, boundary, right_bounds) = best?;
+    let left_bounds = left[boundary - 1];
+    // Partition in place: bins below `boundary` first.
+    let (mut i, mut j) = (0, primitives.len());
+    while i < j {
+        if bin_of(primitives[i].centroid[axis]) < boundary {
+            i += 1;
+        } else {
+            j -= 1;
+            primitives.swap(i, j);
+        }
+    }
+    (i > 0 && i < primitives.len()).then_some((i, left_bounds, right_bounds))
+}
+
+/// Splits `primitives` at the median of their centres along `axis`, and
+/// returns the first position of the upper half.
+fn median_split<N: Real>(primitives: &mut [Primitive<N>], axis: usize) -> usize {
+    let mid = primitives.len() / 2;
+    primitives.select_nth_unstable_by(mid, |a, b| {
+        let (ca, cb) = (a.centroid[axis], b.centroid[axis]);
+        ca.partial_cmp(&cb).unwrap_or(std::cmp::Ordering::Equal)
+    });
+    mid
 }
 
 /// Appends the four-wide node for the binary subtree at `root` (an inner

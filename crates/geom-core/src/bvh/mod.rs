@@ -104,7 +104,7 @@ const STACK_SIZE: usize = (WIDTH - 1) * 64 + WIDTH;
 
 /// Four children: their boxes as four-wide arrays per axis, and what each
 /// child is.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 struct Node<N: Real> {
     mins: [[N; WIDTH]; 3],
     maxs: [[N; WIDTH]; 3],
@@ -146,7 +146,7 @@ fn half_area<N: Real>(aabb: &Aabb<N>) -> N {
 
 /// A bounding-volume hierarchy over boxes numbered `0..len()`; see the
 /// [module documentation](self).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Bvh<N: Real> {
     /// Node 0 is the root; a node's children have larger indices.
     nodes: Vec<Node<N>>,
@@ -180,6 +180,29 @@ impl<N: Real> Bvh<N> {
     /// When there are more than 2²⁷ (134 217 728) boxes.
     pub fn build_with(boxes: &[Aabb<N>], options: BvhOptions) -> Self {
         build::build(boxes, options)
+    }
+
+    /// [`Bvh::build`] with the subtrees of nodes holding more than 8192
+    /// primitives built as parallel tasks on rayon's thread pool (feature
+    /// `parallel`). The tree is the same as [`Bvh::build`]'s, node for
+    /// node.
+    ///
+    /// # Panics
+    ///
+    /// When there are more than 2²⁷ (134 217 728) boxes.
+    #[cfg(feature = "parallel")]
+    pub fn par_build(boxes: &[Aabb<N>]) -> Self {
+        Self::par_build_with(boxes, BvhOptions::default())
+    }
+
+    /// [`Bvh::par_build`] with `options`.
+    ///
+    /// # Panics
+    ///
+    /// When there are more than 2²⁷ (134 217 728) boxes.
+    #[cfg(feature = "parallel")]
+    pub fn par_build_with(boxes: &[Aabb<N>], options: BvhOptions) -> Self {
+        build::par_build(boxes, options)
     }
 
     /// How many primitives the tree holds.

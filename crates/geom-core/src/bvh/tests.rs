@@ -514,3 +514,28 @@ fn queries_in_tree_order_name_positions_of_the_tree_order() {
         }
     }
 }
+
+/// The parallel build makes the sequential build's tree, node for node:
+/// clustered boxes, a run of boxes with one centre (median splits) and
+/// unbounded boxes, each large enough for several levels of parallel
+/// tasks, with every leaf size.
+#[cfg(feature = "parallel")]
+#[test]
+fn the_parallel_build_makes_the_sequential_tree() {
+    let mut rng = Rng::new(41);
+    let mut boxes = random_boxes(&mut rng, 60_000);
+    let same_centre = Aabb::from_half_extents(Point3::new(1.0, 2.0, 3.0), Vector3::repeat(0.5));
+    boxes.extend(std::iter::repeat_n(same_centre, 20_000));
+    let inf = f64::INFINITY;
+    boxes.push(Aabb::new(
+        Point3::new(-inf, -inf, 0.0),
+        Point3::new(inf, inf, 1.0),
+    ));
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+    for options in options() {
+        let sequential = Bvh::build_with(&boxes, options);
+        let parallel = pool.install(|| Bvh::par_build_with(&boxes, options));
+        assert!(parallel == sequential, "{options:?}");
+        assert_eq!(parallel.len(), boxes.len());
+    }
+}
