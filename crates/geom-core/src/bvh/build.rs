@@ -346,13 +346,18 @@ fn binned_split<N: Real>(
     // instruction and a clamp (to `usize` costs several: x86 has no
     // float-to-unsigned conversion).
     let bin_of = |c: f32| (((c - low) * scale) as i32).clamp(0, BINS as i32 - 1) as usize;
-    let mut counts = [0usize; BINS];
-    let mut bins = [Bounds::empty(); BINS];
-    for primitive in primitives.iter() {
-        let b = bin_of(primitive.centroid[axis]);
-        counts[b] += 1;
-        bins[b].include(primitive);
-    }
+    let (counts, bins) = if primitives.len() >= 64 {
+        bin_in_two_sets(primitives, |p| bin_of(p.centroid[axis]))
+    } else {
+        let mut counts = [0usize; BINS];
+        let mut bins = [Bounds::empty(); BINS];
+        for primitive in primitives.iter() {
+            let b = bin_of(primitive.centroid[axis]);
+            counts[b] += 1;
+            bins[b].include(primitive);
+        }
+        (counts, bins)
+    };
     // The bounds and counts left of each boundary, then the right side
     // swept back (empty bins merge as nothing).
     let mut left = [Bounds::empty(); BINS];
@@ -393,6 +398,41 @@ fn binned_split<N: Real>(
         }
     }
     (i > 0 && i < primitives.len()).then_some((i, left_bounds, right_bounds))
+}
+
+/// The count and bounds of the primitives in each bin (`bin_of`), from two
+/// sets of bins for the even and the odd primitives, merged after:
+/// neighbouring primitives mostly fall in the same bin, and with one set
+/// each would wait for the previous one's update of it (the bounds go
+/// through memory). Merging bounds is exact: the bins are those of one
+/// set.
+fn bin_in_two_sets<N: Real>(
+    primitives: &[Primitive<N>],
+    bin_of: impl Fn(&Primitive<N>) -> usize,
+) -> ([usize; BINS], [Bounds<N>; BINS]) {
+    let mut counts = [[0usize; BINS]; 2];
+    let mut bins = [[Bounds::empty(); BINS]; 2];
+    let mut pairs = primitives.chunks_exact(2);
+    for pair in &mut pairs {
+        let (even, odd) = (&pair[0], &pair[1]);
+        let (b_even, b_odd) = (bin_of(even), bin_of(odd));
+        counts[0][b_even] += 1;
+        bins[0][b_even].include(even);
+        counts[1][b_odd] += 1;
+        bins[1][b_odd].include(odd);
+    }
+    for primitive in pairs.remainder() {
+        let b = bin_of(primitive);
+        counts[0][b] += 1;
+        bins[0][b].include(primitive);
+    }
+    let [mut counts, odd_counts] = counts;
+    let [mut bins, odd_bins] = bins;
+    for b in 0..BINS {
+        counts[b] += odd_counts[b];
+        bins[b] = bins[b].merged(&odd_bins[b]);
+    }
+    (counts, bins)
 }
 
 /// Splits `primitives` at the median of their centres along `axis`, and
