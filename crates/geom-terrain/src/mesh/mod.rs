@@ -206,8 +206,8 @@ impl<N: Real> TriMesh<N> {
                 Triangle { a, b, c }
             })
             .collect();
-        let (neighbors, closed) = neighbors(&indices);
         let (vertex_start, vertex_triangles) = vertex_triangles(vertices.len(), &indices);
+        let (neighbors, closed) = neighbors(&indices, &vertex_start, &vertex_triangles);
         let aabb = bvh.root_aabb().expect("a mesh has a triangle");
         let mut mesh = TriMesh {
             vertices,
@@ -466,36 +466,47 @@ fn vertex_triangles(vertex_count: usize, indices: &[[u32; 3]]) -> (Vec<u32>, Vec
 }
 
 /// The neighbour across each edge, and whether every edge has one (the
-/// mesh is closed and consistently wound).
-fn neighbors(indices: &[[u32; 3]]) -> (Vec<[u32; 3]>, bool) {
-    // (low vertex, high vertex, triangle, edge), sorted so that the uses of
-    // one edge are adjacent.
-    let mut edges: Vec<(u32, u32, u32, u8)> = Vec::with_capacity(3 * indices.len());
+/// mesh is closed and consistently wound). An edge has a neighbour when
+/// exactly two triangles use it, running it in opposite directions: the
+/// triangles using edge `{a, b}` are found among those around its lower
+/// vertex (`vertex_start`, `vertex_triangles`: [`vertex_triangles`]), a
+/// handful each, rather than by sorting every edge.
+fn neighbors(indices: &[[u32; 3]], vertex_start: &[u32], vertex_triangles: &[u32]) -> (Vec<[u32; 3]>, bool) {
+    let mut result = vec![[NO_NEIGHBOR; 3]; indices.len()];
+    let mut closed = true;
     for (t, tri) in indices.iter().enumerate() {
         for k in 0..3 {
             let (from, to) = (tri[k], tri[(k + 1) % 3]);
-            edges.push((from.min(to), from.max(to), t as u32, k as u8));
+            let (low, high) = (from.min(to) as usize, from.max(to));
+            let ring = &vertex_triangles[vertex_start[low] as usize..vertex_start[low + 1] as usize];
+            // The other triangles using the edge (those around its lower
+            // vertex that also hold its higher one), and whether the last
+            // runs it the other way: from `to` to `from`.
+            let mut uses = 0;
+            let mut other = NO_NEIGHBOR;
+            let mut opposite = false;
+            for &u in ring {
+                let them = indices[u as usize];
+                if u as usize == t || !them.contains(&high) {
+                    continue;
+                }
+                uses += 1;
+                other = u;
+                let at_to = if them[0] == to {
+                    0
+                } else if them[1] == to {
+                    1
+                } else {
+                    2
+                };
+                opposite = them[(at_to + 1) % 3] == from;
+            }
+            if uses == 1 && opposite {
+                result[t][k] = other;
+            } else {
+                closed = false;
+            }
         }
-    }
-    edges.sort_unstable();
-    let mut result = vec![[NO_NEIGHBOR; 3]; indices.len()];
-    let mut closed = true;
-    let mut start = 0;
-    while start < edges.len() {
-        let mut end = start + 1;
-        while end < edges.len() && edges[end].0 == edges[start].0 && edges[end].1 == edges[start].1 {
-            end += 1;
-        }
-        let group = &edges[start..end];
-        let runs_from = |&(_, _, t, k): &(u32, u32, u32, u8)| indices[t as usize][k as usize];
-        if group.len() == 2 && runs_from(&group[0]) != runs_from(&group[1]) {
-            let (a, b) = (group[0], group[1]);
-            result[a.2 as usize][a.3 as usize] = b.2;
-            result[b.2 as usize][b.3 as usize] = a.2;
-        } else {
-            closed = false;
-        }
-        start = end;
     }
     (result, closed)
 }

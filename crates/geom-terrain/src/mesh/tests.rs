@@ -413,3 +413,68 @@ fn open_non_manifold_and_inconsistent_meshes_are_not_closed() {
             .is_none()
     );
 }
+
+/// The neighbours found through the vertex rings equal brute force over
+/// every pair of triangles, on grids with holes, flipped triangles and
+/// extra triangles on an edge (non-manifold), and `is_closed` agrees.
+#[test]
+fn neighbors_equal_brute_force_over_every_pair_of_triangles() {
+    let mut rng = Rng::new(29);
+    for _ in 0..20 {
+        let side = 7u32;
+        let mut vertices: Vec<Point3<f64>> = (0..side * side)
+            .map(|v| Point3::new((v % side) as f64, rng.range(-0.3, 0.3), (v / side) as f64))
+            .collect();
+        let mut indices: Vec<[u32; 3]> = Vec::new();
+        for i in 0..side - 1 {
+            for j in 0..side - 1 {
+                let v = |a: u32, b: u32| a * side + b;
+                for tri in [
+                    [v(i, j), v(i + 1, j + 1), v(i + 1, j)],
+                    [v(i, j), v(i, j + 1), v(i + 1, j + 1)],
+                ] {
+                    if rng.chance(0.1) {
+                        continue; // a hole
+                    }
+                    indices.push(if rng.chance(0.1) {
+                        [tri[0], tri[2], tri[1]]
+                    } else {
+                        tri
+                    });
+                }
+            }
+        }
+        // Extra triangles on existing edges, to new apexes above them.
+        for _ in 0..5 {
+            let tri = indices[rng.below(indices.len())];
+            let k = rng.below(3);
+            vertices.push(Point3::new(rng.range(0.0, 6.0), 2.0, rng.range(0.0, 6.0)));
+            indices.push([tri[k], tri[(k + 1) % 3], vertices.len() as u32 - 1]);
+        }
+        let mesh = TriMesh::new(vertices, indices.clone()).unwrap();
+        let mut closed = true;
+        for (t, tri) in indices.iter().enumerate() {
+            for k in 0..3 {
+                let (from, to) = (tri[k], tri[(k + 1) % 3]);
+                let others: Vec<(usize, bool)> = indices
+                    .iter()
+                    .enumerate()
+                    .filter(|&(u, _)| u != t)
+                    .filter_map(|(u, them)| {
+                        (0..3).find_map(|j| {
+                            let (a, b) = (them[j], them[(j + 1) % 3]);
+                            ((a == from && b == to) || (a == to && b == from)).then_some((u, a == to))
+                        })
+                    })
+                    .collect();
+                let expected = match others[..] {
+                    [(u, true)] => Some(u as u32),
+                    _ => None,
+                };
+                closed &= expected.is_some();
+                assert_eq!(mesh.neighbor(t as u32, k), expected, "triangle {t} edge {k}");
+            }
+        }
+        assert_eq!(mesh.is_closed(), closed);
+    }
+}
