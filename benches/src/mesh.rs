@@ -102,6 +102,26 @@ fn mesh_rays(count: usize) -> Rays {
     }
 }
 
+/// The per-ray loop through geom's `Shape::ray_cast`: the sum of the hit
+/// times.
+fn geom_mesh_rays(mesh: &TriMesh<f32>, rays: &[Ray<f32>]) -> f32 {
+    let pose = Isometry3::identity();
+    rays.iter()
+        .map(|ray| sum_t(black_box(mesh).ray_cast(&pose, ray, f32::MAX, true).map(|h| h.t)))
+        .sum()
+}
+
+/// The per-ray loop through parry3d's `cast_ray_and_get_normal`: the sum
+/// of the hit times.
+fn parry_mesh_rays(mesh: &ParryTriMesh, rays: &[parry3d::query::Ray]) -> f32 {
+    rays.iter()
+        .map(|ray| {
+            let hit = black_box(mesh).cast_ray_and_get_normal(&Pose::IDENTITY, ray, f32::MAX, true);
+            sum_t(hit.map(|h| h.time_of_impact))
+        })
+        .sum()
+}
+
 /// Panics unless both meshes answer the first rays alike (hit or miss,
 /// times within 10⁻³ relative).
 fn check_same_mesh(ours: &TriMesh<f32>, theirs: &ParryTriMesh, rays: &Rays) {
@@ -190,22 +210,8 @@ pub fn measures(measures: &mut Vec<Measure>, pool: &Arc<rayon::ThreadPool>) {
         name: "mesh/rays_1e6/trait".to_string(),
         baseline: None,
         items: rays.geom.len(),
-        geom: Box::new(move || {
-            let pose = Isometry3::identity();
-            let mut sum = 0.0;
-            for ray in &gr.geom {
-                sum += sum_t(black_box(&*om).ray_cast(&pose, ray, f32::MAX, true).map(|h| h.t));
-            }
-            black_box(sum)
-        }),
-        parry: Some(Box::new(move || {
-            let mut sum = 0.0;
-            for ray in &pr.parry {
-                let hit = black_box(&*tm).cast_ray_and_get_normal(&Pose::IDENTITY, ray, f32::MAX, true);
-                sum += sum_t(hit.map(|h| h.time_of_impact));
-            }
-            black_box(sum)
-        })),
+        geom: Box::new(move || black_box(geom_mesh_rays(&om, &gr.geom))),
+        parry: Some(Box::new(move || black_box(parry_mesh_rays(&tm, &pr.parry)))),
     });
     let (om, tm, gr, pr) = (ours.clone(), theirs.clone(), rays.clone(), rays.clone());
     let mut hits = HitBatch::new();
@@ -217,14 +223,7 @@ pub fn measures(measures: &mut Vec<Measure>, pool: &Arc<rayon::ThreadPool>) {
             ray_cast_batch(&*om, &Isometry3::identity(), &gr.batch, f32::MAX, true, &mut hits);
             black_box(hits.iter().map(|h| sum_t(h.map(|h| h.t))).sum::<f32>())
         }),
-        parry: Some(Box::new(move || {
-            let mut sum = 0.0;
-            for ray in &pr.parry {
-                let hit = black_box(&*tm).cast_ray_and_get_normal(&Pose::IDENTITY, ray, f32::MAX, true);
-                sum += sum_t(hit.map(|h| h.time_of_impact));
-            }
-            black_box(sum)
-        })),
+        parry: Some(Box::new(move || black_box(parry_mesh_rays(&tm, &pr.parry)))),
     });
     // What the order alone gives either library: the same rays sorted by
     // geom's ray order before the timing, cast one by one by both.
@@ -246,22 +245,8 @@ pub fn measures(measures: &mut Vec<Measure>, pool: &Arc<rayon::ThreadPool>) {
         name: "mesh/rays_1e6/trait_presorted".to_string(),
         baseline: Some("mesh/rays_1e6/trait".to_string()),
         items: gr.geom.len(),
-        geom: Box::new(move || {
-            let pose = Isometry3::identity();
-            let mut sum = 0.0;
-            for ray in &gr.geom {
-                sum += sum_t(black_box(&*om).ray_cast(&pose, ray, f32::MAX, true).map(|h| h.t));
-            }
-            black_box(sum)
-        }),
-        parry: Some(Box::new(move || {
-            let mut sum = 0.0;
-            for ray in &pr.parry {
-                let hit = black_box(&*tm).cast_ray_and_get_normal(&Pose::IDENTITY, ray, f32::MAX, true);
-                sum += sum_t(hit.map(|h| h.time_of_impact));
-            }
-            black_box(sum)
-        })),
+        geom: Box::new(move || black_box(geom_mesh_rays(&om, &gr.geom))),
+        parry: Some(Box::new(move || black_box(parry_mesh_rays(&tm, &pr.parry)))),
     });
     let (om, tm, gr, pr) = (ours.clone(), theirs.clone(), rays.clone(), rays.clone());
     let (gp, pp) = (pool.clone(), pool.clone());
@@ -270,16 +255,10 @@ pub fn measures(measures: &mut Vec<Measure>, pool: &Arc<rayon::ThreadPool>) {
         baseline: Some("mesh/rays_1e6/trait".to_string()),
         items: rays.geom.len(),
         geom: Box::new(move || {
-            let pose = Isometry3::identity();
             let sum: f32 = gp.install(|| {
                 gr.geom
                     .par_chunks(16 * 1024)
-                    .map(|chunk| {
-                        chunk
-                            .iter()
-                            .map(|ray| sum_t(om.ray_cast(&pose, ray, f32::MAX, true).map(|h| h.t)))
-                            .sum::<f32>()
-                    })
+                    .map(|chunk| geom_mesh_rays(&om, chunk))
                     .sum()
             });
             black_box(sum)
@@ -288,17 +267,7 @@ pub fn measures(measures: &mut Vec<Measure>, pool: &Arc<rayon::ThreadPool>) {
             let sum: f32 = pp.install(|| {
                 pr.parry
                     .par_chunks(16 * 1024)
-                    .map(|chunk| {
-                        chunk
-                            .iter()
-                            .map(|ray| {
-                                sum_t(
-                                    tm.cast_ray_and_get_normal(&Pose::IDENTITY, ray, f32::MAX, true)
-                                        .map(|h| h.time_of_impact),
-                                )
-                            })
-                            .sum::<f32>()
-                    })
+                    .map(|chunk| parry_mesh_rays(&tm, chunk))
                     .sum()
             });
             black_box(sum)

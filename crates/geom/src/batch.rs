@@ -630,40 +630,32 @@ impl<N: BatchReal> BatchShape<N> for HeightField<N> {
     }
 }
 
-impl<N: BatchReal> BatchShape<N> for TriMesh<N> {
-    /// One [`Shape::ray_cast`] per row, the rows taken in the tree's
-    /// [`RayOrder`] (rays crossing the same part of the mesh one after
-    /// another, so they find its nodes and triangles in cache).
-    fn ray_cast_rows(
-        &self,
-        pose: &Isometry3<N>,
-        rays: RayRows<'_, N>,
-        max_t: N,
-        solid: bool,
-        out: HitRows<'_, N>,
-    ) {
-        ray_cast_rows_in_order(self.bvh().ray_order(), pose, rays, max_t, out, |ray| {
-            self.ray_cast(pose, ray, max_t, solid)
-        });
-    }
+/// Implements [`BatchShape`] for shapes behind a tree: one
+/// [`Shape::ray_cast`] per row, the rows taken in the tree's [`RayOrder`]
+/// (rays crossing the same part of the shape one after another, so they
+/// find its nodes and primitives in cache).
+macro_rules! batch_in_ray_order {
+    ($($shape:ident),+) => {
+        $(
+            impl<N: BatchReal> BatchShape<N> for $shape<N> {
+                fn ray_cast_rows(
+                    &self,
+                    pose: &Isometry3<N>,
+                    rays: RayRows<'_, N>,
+                    max_t: N,
+                    solid: bool,
+                    out: HitRows<'_, N>,
+                ) {
+                    ray_cast_rows_in_order(self.bvh().ray_order(), pose, rays, max_t, out, |ray| {
+                        self.ray_cast(pose, ray, max_t, solid)
+                    });
+                }
+            }
+        )+
+    };
 }
 
-impl<N: BatchReal> BatchShape<N> for Compound<N> {
-    /// One [`Shape::ray_cast`] per row, the rows taken in the tree's
-    /// [`RayOrder`] (as for a [`TriMesh`]).
-    fn ray_cast_rows(
-        &self,
-        pose: &Isometry3<N>,
-        rays: RayRows<'_, N>,
-        max_t: N,
-        solid: bool,
-        out: HitRows<'_, N>,
-    ) {
-        ray_cast_rows_in_order(self.bvh().ray_order(), pose, rays, max_t, out, |ray| {
-            self.ray_cast(pose, ray, max_t, solid)
-        });
-    }
-}
+batch_in_ray_order!(TriMesh, Compound);
 
 /// Fewer rows than this are cast in their given order: sorting them would
 /// cost more than the cache it saves.

@@ -136,6 +136,7 @@ impl<N: Real> Bounds<N> {
 #[derive(Clone, Copy)]
 struct Builder {
     max_leaf: usize,
+    #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
     parallel_from: usize,
 }
 
@@ -242,26 +243,15 @@ impl Builder {
             )
         });
         let (low_half, high_half) = primitives.split_at_mut(mid);
-        let (left, right) = if count >= self.parallel_from {
-            self.split_in_parallel(
-                low_half,
-                high_half,
-                offset,
-                depth,
-                (left_bounds, right_bounds),
-                nodes,
-            )
-        } else {
-            let left = self.split(low_half, offset, depth + 1, left_bounds, nodes);
-            let right = self.split(high_half, offset + mid, depth + 1, right_bounds, nodes);
-            (left, right)
-        };
-        nodes.push(Binary::Inner {
-            aabb: bounds.aabb,
-            left,
-            right,
-        });
-        nodes.len() - 1
+        #[cfg(feature = "parallel")]
+        if count >= self.parallel_from {
+            let children = (left_bounds, right_bounds);
+            let (left, right) = self.split_in_parallel(low_half, high_half, offset, depth, children, nodes);
+            return push_inner(nodes, bounds.aabb, left, right);
+        }
+        let left = self.split(low_half, offset, depth + 1, left_bounds, nodes);
+        let right = self.split(high_half, offset + mid, depth + 1, right_bounds, nodes);
+        push_inner(nodes, bounds.aabb, left, right)
     }
 
     /// The two subtrees of [`Builder::split`] as parallel tasks, each into
@@ -307,24 +297,12 @@ impl Builder {
         let right = append(right_nodes, right);
         (left, right)
     }
+}
 
-    /// Without the `parallel` feature, nodes are never split in parallel
-    /// (`parallel_from` is `usize::MAX`).
-    #[cfg(not(feature = "parallel"))]
-    fn split_in_parallel<N: Real>(
-        self,
-        low_half: &mut [Primitive<N>],
-        high_half: &mut [Primitive<N>],
-        offset: usize,
-        depth: usize,
-        (left_bounds, right_bounds): (Bounds<N>, Bounds<N>),
-        nodes: &mut Vec<Binary<N>>,
-    ) -> (usize, usize) {
-        let mid = low_half.len();
-        let left = self.split(low_half, offset, depth + 1, left_bounds, nodes);
-        let right = self.split(high_half, offset + mid, depth + 1, right_bounds, nodes);
-        (left, right)
-    }
+/// Appends the inner node over `left` and `right` and returns its index.
+fn push_inner<N: Real>(nodes: &mut Vec<Binary<N>>, aabb: Aabb<N>, left: usize, right: usize) -> usize {
+    nodes.push(Binary::Inner { aabb, left, right });
+    nodes.len() - 1
 }
 
 /// The SAH's best split among the bins' boundaries (least
