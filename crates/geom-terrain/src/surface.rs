@@ -20,6 +20,10 @@ pub(crate) enum Location<N: Real> {
     Inside(N),
 }
 
+/// Where a point is, and its distance to the surface when the lookup
+/// measured it ([`TriangleSurface::locate_measured`]).
+pub(crate) type Located<N> = (Location<N>, Option<N>);
+
 /// A surface of triangles numbered by `u32` ids, with precomputed active
 /// edges and vertices (see [`crate::active_edges`]).
 pub(crate) trait TriangleSurface<N: Real> {
@@ -74,6 +78,13 @@ pub(crate) trait TriangleSurface<N: Real> {
     /// caller knows one (its distance to some triangle), else is infinite:
     /// a mesh searches no farther for the nearest surface point.
     fn locate(&self, point: &Point3<N>, near: Self::Near, within: N) -> Location<N>;
+
+    /// [`TriangleSurface::locate`], with the distance from `point` to the
+    /// surface when the lookup measured it (a mesh's nearest-point search;
+    /// `None` for a heightfield, which looks straight down).
+    fn locate_measured(&self, point: &Point3<N>, near: Self::Near, within: N) -> Located<N> {
+        (self.locate(point, near, within), None)
+    }
 
     /// The way out of the solid for a `point` inside it: the surface
     /// point it leaves by and the unit normal there (straight up for a

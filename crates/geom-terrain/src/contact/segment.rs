@@ -8,7 +8,7 @@ use geom_prims::Triangle;
 use nalgebra::{Point3, Vector3};
 
 use super::reach::SegmentReach;
-use crate::surface::{Location, TriangleSurface};
+use crate::surface::{Located, Location, TriangleSurface};
 
 /// Which part of a triangle holds a closest point.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,7 +107,7 @@ pub(crate) fn push_sunk_ends<N: Real, S: TriangleSurface<N>>(
 /// closest segment point is one of the segment's ends, so the same point
 /// is asked again and again.
 struct LocationCache<N: Real> {
-    entries: [Option<(Point3<N>, Location<N>)>; 2],
+    entries: [Option<(Point3<N>, Located<N>)>; 2],
     next: usize,
 }
 
@@ -121,20 +121,22 @@ impl<N: Real> LocationCache<N> {
 
     /// Where `point` is, looked up from `near`; `within` bounds its
     /// distance to the surface ([`TriangleSurface::locate`]).
+    /// Also the point's distance to the surface, when the lookup measured
+    /// it ([`TriangleSurface::locate_measured`]).
     fn locate<S: TriangleSurface<N>>(
         &mut self,
         surface: &S,
         point: &Point3<N>,
         near: S::Near,
         within: N,
-    ) -> Location<N> {
-        if let Some(&(_, location)) = self.entries.iter().flatten().find(|(p, _)| p == point) {
-            return location;
+    ) -> Located<N> {
+        if let Some(&(_, located)) = self.entries.iter().flatten().find(|(p, _)| p == point) {
+            return located;
         }
-        let location = surface.locate(point, near, within);
-        self.entries[self.next] = Some((*point, location));
+        let located = surface.locate_measured(point, near, within);
+        self.entries[self.next] = Some((*point, located));
         self.next = 1 - self.next;
-        location
+        located
     }
 }
 
@@ -184,7 +186,7 @@ fn triangle_candidate<N: Real, S: TriangleSurface<N>>(
     // crossing this triangle) is pushed out the other way, and deeper.
     // A point on the surface to rounding (a capsule sunk by exactly its
     // radius) is not inside: its contact is the face's.
-    let location = locations.locate(surface, &on_segment, near, distance);
+    let (location, surface_distance) = locations.locate(surface, &on_segment, near, distance);
     let slack = N::default_epsilon() * nalgebra::convert::<f64, N>(64.0) * scale;
     let inside = matches!(location, Location::Inside(depth) if depth > slack);
     // Inside, a surface strictly nearer than this triangle (the depth is
@@ -229,7 +231,16 @@ fn triangle_candidate<N: Real, S: TriangleSurface<N>>(
         } else {
             height >= N::zero()
         };
-        if !same_side || !surface.surface_through(&foot, near, scale) {
+        // Ground through the foot is within `|height|` and the tolerance
+        // of the segment point: a surface measured farther (beyond the
+        // rounding of both) has none there, without the search. Above a
+        // convex bend, where the plane runs over the surface, most feet
+        // are ruled out so.
+        let tolerance = crate::surface::surface_tolerance(scale, foot.coords.amax());
+        let margin = nalgebra::convert::<f64, N>(8.0) * N::default_epsilon() * height.abs();
+        let ground_too_far =
+            surface_distance.is_some_and(|d| d > height.abs() + tolerance + tolerance + margin);
+        if !same_side || ground_too_far || !surface.surface_through(&foot, near, scale) {
             return None;
         }
         Some(ContactCandidate {

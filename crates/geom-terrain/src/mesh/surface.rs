@@ -7,7 +7,7 @@ use nalgebra::{Point3, Vector3};
 
 use super::{NO_NEIGHBOR, TriMesh};
 use crate::contact::segment::{Region, region_of};
-use crate::surface::{Location, TriangleSurface};
+use crate::surface::{Located, Location, TriangleSurface};
 
 impl<N: Real> TriangleSurface<N> for TriMesh<N> {
     type Near = ();
@@ -85,15 +85,21 @@ impl<N: Real> TriangleSurface<N> for TriMesh<N> {
         })
     }
 
-    fn locate(&self, point: &Point3<N>, _near: (), within: N) -> Location<N> {
+    fn locate(&self, point: &Point3<N>, near: (), within: N) -> Location<N> {
+        self.locate_measured(point, near, within).0
+    }
+
+    fn locate_measured(&self, point: &Point3<N>, _near: (), within: N) -> Located<N> {
         let Some(nearest) = self.nearest_within(point, within) else {
-            return Location::Front;
+            return (Location::Front, None);
         };
-        match (self.closed, self.is_behind(point, &nearest)) {
-            (true, true) => Location::Inside((point - nearest.point).norm()),
+        let distance = (point - nearest.point).norm();
+        let location = match (self.closed, self.is_behind(point, &nearest)) {
+            (true, true) => Location::Inside(distance),
             (false, true) if point != &nearest.point => Location::Behind,
             _ => Location::Front,
-        }
+        };
+        (location, Some(distance))
     }
 
     fn escape(&self, point: &Point3<N>, _near: ()) -> Option<(Point3<N>, Vector3<N>)> {
