@@ -92,6 +92,20 @@ fn box_distances_squared<N: Real>(node: &Node<N>, point: &[N; 3]) -> [N; WIDTH] 
     total
 }
 
+/// The squared distance from `point` to `aabb` (zero inside).
+#[inline]
+fn box_distance_squared<N: Real>(aabb: &Aabb<N>, point: &Point3<N>) -> N {
+    let mut total = N::zero();
+    for axis in 0..3 {
+        let below = aabb.mins[axis] - point[axis];
+        let above = point[axis] - aabb.maxs[axis];
+        let d = if below > above { below } else { above };
+        let d = if d > N::zero() { d } else { N::zero() };
+        total += d * d;
+    }
+    total
+}
+
 /// The children of `node` (bit `k` for child `k`) whose boxes overlap
 /// `aabb` (touching counts) and that are not empty slots: computed without
 /// branches, so that the pair traversals iterate over set bits rather than
@@ -363,7 +377,16 @@ impl<N: Real> Bvh<N> {
                 continue;
             }
             if child & LEAF != 0 {
-                for p in self.leaf_range(child & !LEAF) {
+                let range = self.leaf_range(child & !LEAF);
+                // A leaf of several primitives: each one's own box is
+                // tested first (that of a lone primitive is the leaf's).
+                let several = range.len() > 1;
+                for p in range {
+                    if several
+                        && box_distance_squared(&self.boxes[p], point) > best_distance * best_distance * widen
+                    {
+                        continue;
+                    }
                     if let Some(d) = test(p as u32, best_distance)
                         && (d < best_distance || (best.is_none() && d <= best_distance))
                     {
