@@ -4,15 +4,17 @@
 //!
 //! ```text
 //! cargo run --release -p geom-benches --bin compare -- [--quick] [--threads N] [--plot FILE.svg]
-//!     [--plot-pairs FILE.svg] [--filter TEXT]
+//!     [--plot-pairs FILE.svg] [--plot-speedups FILE.svg] [--filter TEXT[,TEXT...]]
 //! ```
 //!
 //! `--quick` (under a minute) takes 5 repetitions of at least 10 ms each;
 //! without it, 15 of at least 50 ms. `--plot` writes an SVG bar chart of
 //! ns/ray per shape, geom against parry3d; `--plot-pairs` one of ns per
-//! pair contact. `--filter` times only the
-//! measures whose name contains the text; `--hits` prints the fraction of
-//! the rays that hit each shape and exits.
+//! pair contact; `--plot-speedups` one of parry3d's time over geom's for
+//! every mesh, tree and world measure, against the 2× goal. `--filter`
+//! times only the measures whose name contains one of the texts (comma
+//! separated); `--hits` prints the fraction of the rays that hit each
+//! shape and exits.
 
 use std::fmt::Write as _;
 use std::hint::black_box;
@@ -25,6 +27,7 @@ struct Options {
     threads: usize,
     plot: Option<String>,
     plot_pairs: Option<String>,
+    plot_speedups: Option<String>,
     filter: Option<String>,
 }
 
@@ -34,6 +37,7 @@ fn parse_options() -> Result<Options, String> {
         threads: 2,
         plot: None,
         plot_pairs: None,
+        plot_speedups: None,
         filter: None,
     };
     let mut args = std::env::args().skip(1);
@@ -48,6 +52,9 @@ fn parse_options() -> Result<Options, String> {
             }
             "--plot" => options.plot = Some(args.next().ok_or("--plot needs a file name")?),
             "--plot-pairs" => options.plot_pairs = Some(args.next().ok_or("--plot-pairs needs a file name")?),
+            "--plot-speedups" => {
+                options.plot_speedups = Some(args.next().ok_or("--plot-speedups needs a file name")?)
+            }
             "--hits" => {
                 print_hit_fractions();
                 std::process::exit(0);
@@ -55,7 +62,7 @@ fn parse_options() -> Result<Options, String> {
             "--filter" => options.filter = Some(args.next().ok_or("--filter needs a text")?),
             "--help" | "-h" => {
                 return Err(
-                    "usage: compare [--quick] [--threads N] [--plot FILE.svg] [--plot-pairs FILE.svg] [--filter TEXT] [--hits]"
+                    "usage: compare [--quick] [--threads N] [--plot FILE.svg] [--plot-pairs FILE.svg] [--plot-speedups FILE.svg] [--filter TEXT[,TEXT...]] [--hits]"
                         .into(),
                 );
             }
@@ -231,6 +238,72 @@ fn plot_pairs_svg(rows: &[Row]) -> String {
     )
 }
 
+/// The speed-up chart: parry3d's time over geom's (linear scale) for every
+/// mesh, tree and world measure timed with both, one horizontal bar each,
+/// with lines at parity and at the 2× goal.
+fn plot_speedups_svg(rows: &[Row]) -> String {
+    let bars: Vec<(&str, f64)> = rows
+        .iter()
+        .filter(|r| ["mesh/", "bvh/", "world/"].iter().any(|p| r.name.starts_with(p)))
+        .filter_map(|r| Some((r.name.as_str(), r.parry_ns? / r.geom_ns)))
+        .collect();
+    let (left, right, top, row_height) = (260.0, 60.0, 60.0, 28.0);
+    let width = 820.0;
+    let height = top + row_height * bars.len() as f64 + 50.0;
+    let largest = bars.iter().map(|&(_, ratio)| ratio).fold(3.0f64, f64::max).ceil();
+    let x_of = |ratio: f64| left + (width - left - right) * ratio.clamp(0.0, largest) / largest;
+    let mut svg = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" font-family=\"sans-serif\" font-size=\"12\">\n\
+         <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
+         <text x=\"{}\" y=\"20\" text-anchor=\"middle\" font-size=\"15\">Meshes, trees, a world: parry3d's time over geom's (> 1: geom faster)</text>\n\
+         <text x=\"{}\" y=\"38\" text-anchor=\"middle\" font-size=\"11\" fill=\"#555\">{}</text>\n",
+        width / 2.0,
+        width / 2.0,
+        format!("{} · {}", machine(), rustflags()).replace('&', "&amp;")
+    );
+    let bottom = top + row_height * bars.len() as f64;
+    let mut tick = 0.0;
+    while tick <= largest {
+        let x = x_of(tick);
+        let (stroke, dash) = match tick {
+            1.0 => ("#333", ""),
+            2.0 => ("#2ca02c", " stroke-dasharray=\"6 4\""),
+            _ => ("#ddd", ""),
+        };
+        let _ = writeln!(
+            svg,
+            "<line x1=\"{x:.1}\" x2=\"{x:.1}\" y1=\"{top}\" y2=\"{bottom}\" stroke=\"{stroke}\"{dash}/>\
+             <text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{tick}×</text>",
+            bottom + 16.0
+        );
+        tick += 1.0;
+    }
+    let _ = writeln!(
+        svg,
+        "<text x=\"{:.1}\" y=\"{:.1}\" fill=\"#2ca02c\">goal</text>",
+        x_of(2.0) + 4.0,
+        top - 6.0
+    );
+    for (i, &(name, ratio)) in bars.iter().enumerate() {
+        let y = top + row_height * i as f64 + 4.0;
+        let colour = if ratio >= 2.0 { "#2ca02c" } else { "#1f77b4" };
+        let _ = writeln!(
+            svg,
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{name}</text>\
+             <rect x=\"{left}\" y=\"{y:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"{colour}\"/>\
+             <text x=\"{:.1}\" y=\"{:.1}\">{ratio:.2}×</text>",
+            left - 8.0,
+            y + row_height / 2.0,
+            x_of(ratio) - left,
+            row_height - 8.0,
+            x_of(ratio) + 4.0,
+            y + row_height / 2.0
+        );
+    }
+    svg.push_str("</svg>\n");
+    svg
+}
+
 /// A grouped bar chart on a log scale: one group per entry of `groups`,
 /// one bar per series, `value(group, series)` in ns (`None`: "n/a").
 fn bar_chart(
@@ -355,7 +428,7 @@ fn main() {
         if options
             .filter
             .as_ref()
-            .is_some_and(|f| !name.contains(f.as_str()))
+            .is_some_and(|f| !f.split(',').any(|text| name.contains(text)))
         {
             continue;
         }
@@ -377,6 +450,7 @@ fn main() {
     let charts = [
         (&options.plot, plot_rays_svg(&rows)),
         (&options.plot_pairs, plot_pairs_svg(&rows)),
+        (&options.plot_speedups, plot_speedups_svg(&rows)),
     ];
     for (path, svg) in charts {
         if let Some(path) = path
