@@ -690,27 +690,28 @@ fn ray_cast_rows_in_order<N: Real>(
         }
         return;
     };
-    ORDER_KEYS.with_borrow_mut(|keys| {
-        keys.clear();
-        keys.extend(
-            (0..rays.len()).map(|i| u64::from(order.key_at(pose, &rays.get(i), max_t)) << 32 | i as u64),
-        );
-        keys.sort_unstable();
-        let unused = Ray::new(Point3::origin(), Vector3::zeros());
-        let mut block = [unused; ORDER_BLOCK];
-        let mut hits = [None; ORDER_BLOCK];
-        for rows in keys.chunks(ORDER_BLOCK) {
-            for (ray, &row) in block.iter_mut().zip(rows) {
-                *ray = rays.get(row as u32 as usize);
-            }
-            for (hit, ray) in hits.iter_mut().zip(&block[..rows.len()]) {
-                *hit = cast(ray);
-            }
-            for (&row, &hit) in rows.iter().zip(&hits) {
-                out.set(row as u32 as usize, hit);
-            }
+    // Taken out of the thread's slot and put back after, rather than
+    // borrowed: a shape whose ray cast runs a batch of its own (a custom
+    // child of a compound) then gets an empty buffer, not a panic.
+    let mut keys = ORDER_KEYS.take();
+    keys.clear();
+    keys.extend((0..rays.len()).map(|i| u64::from(order.key_at(pose, &rays.get(i), max_t)) << 32 | i as u64));
+    keys.sort_unstable();
+    let unused = Ray::new(Point3::origin(), Vector3::zeros());
+    let mut block = [unused; ORDER_BLOCK];
+    let mut hits = [None; ORDER_BLOCK];
+    for rows in keys.chunks(ORDER_BLOCK) {
+        for (ray, &row) in block.iter_mut().zip(rows) {
+            *ray = rays.get(row as u32 as usize);
         }
-    });
+        for (hit, ray) in hits.iter_mut().zip(&block[..rows.len()]) {
+            *hit = cast(ray);
+        }
+        for (&row, &hit) in rows.iter().zip(&hits) {
+            out.set(row as u32 as usize, hit);
+        }
+    }
+    ORDER_KEYS.set(keys);
 }
 
 /// Casts every ray of `rays` against `shape` at `pose` into `out` (resized

@@ -457,3 +457,70 @@ fn segment_batch_equals_the_trait_call_for_origins_near_the_float_limit() {
         }
     }
 }
+
+/// A shape whose own ray cast runs a batch through a mesh (the octahedron)
+/// and answers that batch's first row: a compound holding it batches
+/// without the nested batch tripping over the outer one's buffer.
+#[derive(Debug)]
+struct BatchingShape {
+    mesh: TriMesh<f64>,
+}
+
+impl Shape<f64> for BatchingShape {
+    fn kind(&self) -> ShapeKind {
+        self.mesh.kind()
+    }
+    fn is_convex(&self) -> bool {
+        false
+    }
+    fn local_aabb(&self) -> Aabb<f64> {
+        self.mesh.local_aabb()
+    }
+    fn ray_cast_local(&self, ray: &Ray<f64>, max_t: f64, solid: bool) -> Option<RayHit<f64>> {
+        // The ray and 299 copies: long enough for the mesh's ordered path.
+        let rays: RayBatch<f64> = std::iter::repeat_n(*ray, 300).collect();
+        let mut hits = HitBatch::new();
+        ray_cast_batch(&self.mesh, &Isometry3::identity(), &rays, max_t, solid, &mut hits);
+        hits.get(0)
+    }
+    fn closest_point_local(&self, point: &Point3<f64>, solid: bool) -> Option<geom::PointProjection<f64>> {
+        self.mesh.closest_point_local(point, solid)
+    }
+    fn support_local(&self, _: &Vector3<f64>) -> Option<Point3<f64>> {
+        None
+    }
+}
+
+#[test]
+fn a_batch_inside_a_batched_shape_neither_panics_nor_changes_the_answers() {
+    let inner = BatchingShape { mesh: octahedron() };
+    let compound = Compound::new(vec![(
+        Isometry3::translation(0.5, 0.0, 0.0),
+        Arc::new(inner) as Arc<dyn Shape<f64>>,
+    )])
+    .unwrap();
+    let mut rng = Rng::new(5);
+    let rays = random_rays::<f64>(&mut rng, Point3::new(0.5, 0.0, 0.0), 1.3, 400);
+    let batch = RayBatch::from_rays(&rays);
+    let mut out = HitBatch::new();
+    ray_cast_batch(
+        &compound,
+        &Isometry3::identity(),
+        &batch,
+        f64::INFINITY,
+        true,
+        &mut out,
+    );
+    let mesh = octahedron::<f64>();
+    let moved = Isometry3::translation(0.5, 0.0, 0.0);
+    let mut hits = 0;
+    for (i, ray) in rays.iter().enumerate() {
+        let expected = compound.ray_cast(&Isometry3::identity(), ray, f64::INFINITY, true);
+        assert!(same_bits(&out.get(i), &expected), "ray {i}");
+        // And the compound's answer is the mesh's own.
+        let direct = mesh.ray_cast(&moved, ray, f64::INFINITY, true);
+        assert_eq!(expected.map(|h| h.t), direct.map(|h| h.t), "ray {i}");
+        hits += usize::from(expected.is_some());
+    }
+    assert!(hits > 100, "{hits} hits");
+}
