@@ -97,6 +97,22 @@ pub fn closest_points_segment_triangle_with_weights<N: Real>(
     if crossing.is_none() && in_face(&weights_0) && in_face(&weights_1) {
         return best;
     }
+    // The squared distance to the triangle is convex along the segment,
+    // with slope 2 (p − q)·(p1 − p0) at a segment point p nearest to q: an
+    // end where the distance grows into the segment (or one where it still
+    // falls at the far end) is the nearest point, and no edge or crossing
+    // can be nearer. Slopes within rounding of zero decide nothing.
+    let along = p1 - p0;
+    let (away_0, away_1) = (p0 - on_triangle_0, p1 - on_triangle_1);
+    let rounding = |away: &Vector3<N>| {
+        nalgebra::convert::<f64, N>(16.0) * N::default_epsilon() * away.norm() * along.norm()
+    };
+    if away_0.dot(&along) > rounding(&away_0) {
+        return (candidate(zero, *p0, on_triangle_0), Some(weights_0));
+    }
+    if away_1.dot(&along) < -rounding(&away_1) {
+        return (candidate(N::one(), *p1, on_triangle_1), Some(weights_1));
+    }
     for (edge_start, edge_end) in [(a, b), (b, c), (c, a)] {
         let edge = closest_points_segment_segment(p0, p1, edge_start, edge_end);
         consider(candidate(edge.s, edge.point_on_p, edge.point_on_q), None);
