@@ -336,35 +336,45 @@ fn binned_split<N: Real>(
         }
         (counts, bins)
     };
-    // The bounds and counts left of each boundary, then the right side
-    // swept back (empty bins merge as nothing).
+    // Only the bins holding primitives: the boundaries between two of them
+    // split the primitives alike, so each pair of neighbours is one
+    // candidate, at the higher one's lower edge (the boundary a sweep over
+    // every bin from the top keeps among equal costs). A node of a few
+    // primitives sweeps a few bins, not sixteen.
+    let mut occupied = [0usize; BINS];
+    let mut m = 0;
+    for (b, &count) in counts.iter().enumerate() {
+        occupied[m] = b;
+        m += usize::from(count > 0);
+    }
+    let occupied = &occupied[..m];
+    // The bounds and counts left of each candidate, then the right side
+    // swept back.
     let mut left = [Bounds::empty(); BINS];
     let mut left_count = [0usize; BINS];
     let mut running = Bounds::empty();
     let mut n = 0;
-    for b in 0..BINS - 1 {
+    for (k, &b) in occupied.iter().enumerate() {
         running = running.merged(&bins[b]);
         n += counts[b];
-        left[b] = running;
-        left_count[b] = n;
+        left[k] = running;
+        left_count[k] = n;
     }
     let mut best: Option<(N, usize, Bounds<N>)> = None;
     let mut running = Bounds::empty();
     let mut n = 0;
-    for b in (1..BINS).rev() {
+    for k in (1..occupied.len()).rev() {
+        let b = occupied[k];
         running = running.merged(&bins[b]);
         n += counts[b];
-        if left_count[b - 1] == 0 || n == 0 {
-            continue;
-        }
-        let cost = half_area(&left[b - 1].aabb) * nalgebra::convert::<f64, N>(left_count[b - 1] as f64)
+        let cost = half_area(&left[k - 1].aabb) * nalgebra::convert::<f64, N>(left_count[k - 1] as f64)
             + half_area(&running.aabb) * nalgebra::convert::<f64, N>(n as f64);
         if cost.is_finite() && best.as_ref().is_none_or(|(c, _, _)| cost < *c) {
-            best = Some((cost, b, running));
+            best = Some((cost, k, running));
         }
     }
-    let (_, boundary, right_bounds) = best?;
-    let left_bounds = left[boundary - 1];
+    let (_, chosen, right_bounds) = best?;
+    let (boundary, left_bounds) = (occupied[chosen], left[chosen - 1]);
     // Partition in place: bins below `boundary` first.
     let (mut i, mut j) = (0, primitives.len());
     while i < j {
