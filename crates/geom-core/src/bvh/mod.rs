@@ -182,8 +182,8 @@ impl<N: Real> Bvh<N> {
         build::build(boxes, options)
     }
 
-    /// [`Bvh::build`] with the subtrees of nodes holding more than 8192
-    /// primitives built as parallel tasks on rayon's thread pool (feature
+    /// [`Bvh::build`] with the subtrees of nodes holding 8192 primitives
+    /// or more built as parallel tasks on rayon's thread pool (feature
     /// `parallel`). The tree is the same as [`Bvh::build`]'s, node for
     /// node.
     ///

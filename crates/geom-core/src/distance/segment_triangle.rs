@@ -101,16 +101,21 @@ pub fn closest_points_segment_triangle_with_weights<N: Real>(
     // with slope 2 (p − q)·(p1 − p0) at a segment point p nearest to q: an
     // end where the distance grows into the segment (or one where it still
     // falls at the far end) is the nearest point, and no edge or crossing
-    // can be nearer. Slopes within rounding of zero decide nothing.
+    // can be nearer. Slopes within rounding of zero (16 ε |p − q| |p1 − p0|,
+    // compared squared) decide nothing; an overflowing square decides
+    // nothing either.
     let along = p1 - p0;
-    let (away_0, away_1) = (p0 - on_triangle_0, p1 - on_triangle_1);
-    let rounding = |away: &Vector3<N>| {
-        nalgebra::convert::<f64, N>(16.0) * N::default_epsilon() * away.norm() * along.norm()
+    let along_squared = along.norm_squared();
+    let rounding = nalgebra::convert::<f64, N>(16.0) * N::default_epsilon();
+    let beyond_rounding = |slope: N, away: &Vector3<N>| {
+        slope * slope > rounding * rounding * away.norm_squared() * along_squared
     };
-    if away_0.dot(&along) > rounding(&away_0) {
+    let (away_0, away_1) = (p0 - on_triangle_0, p1 - on_triangle_1);
+    let (slope_0, slope_1) = (away_0.dot(&along), away_1.dot(&along));
+    if slope_0 > zero && beyond_rounding(slope_0, &away_0) {
         return (candidate(zero, *p0, on_triangle_0), Some(weights_0));
     }
-    if away_1.dot(&along) < -rounding(&away_1) {
+    if slope_1 < zero && beyond_rounding(slope_1, &away_1) {
         return (candidate(N::one(), *p1, on_triangle_1), Some(weights_1));
     }
     for (edge_start, edge_end) in [(a, b), (b, c), (c, a)] {
