@@ -41,6 +41,14 @@ impl<N: Real> Aabb<N> {
     /// rotating a shape near the overflow limit made `∞ − ∞`, the box
     /// still holds the shape (it spans the whole axis).
     fn unbounded_where_nan(self) -> Self {
+        // The common case, no NaN, tested without a branch per bound.
+        let nan = self
+            .bounds()
+            .iter()
+            .fold(false, |nan, c| nan | c.partial_cmp(c).is_none());
+        if !nan {
+            return self;
+        }
         let widen = |value: N, unbounded: f64| {
             if value.partial_cmp(&value).is_none() {
                 nalgebra::convert::<f64, N>(unbounded)
@@ -122,7 +130,16 @@ impl<N: Real> Aabb<N> {
     /// Whether every bound is finite (false for a half-space's box, or a
     /// NaN bound).
     pub fn is_bounded(&self) -> bool {
-        self.mins.iter().chain(self.maxs.iter()).all(|c| c.is_finite())
+        // Every bound tested (no early exit): six tests without branches.
+        self.bounds()
+            .iter()
+            .fold(true, |bounded, c| bounded & c.is_finite())
+    }
+
+    /// The six bounds, `mins` then `maxs`.
+    fn bounds(&self) -> [N; 6] {
+        let (a, b) = (&self.mins, &self.maxs);
+        [a.x, a.y, a.z, b.x, b.y, b.z]
     }
 
     /// Whether `other` lies inside or on this box (false when a bound of
@@ -141,9 +158,6 @@ impl<N: Real> Aabb<N> {
     /// box, Ericson RTCD §4.2.6).
     pub fn transformed(&self, pose: &Isometry3<N>) -> Self {
         let rotation = pose.rotation.to_rotation_matrix();
-        if !self.is_bounded() {
-            return self.transformed_unbounded(pose);
-        }
         let abs_rotation = rotation.matrix().abs();
         // A box centred on the local origin (most shapes') moves with the
         // translation alone: rotating the zero vector is exact, and skipped.
@@ -154,7 +168,17 @@ impl<N: Real> Aabb<N> {
             pose * local_center
         };
         let half = abs_rotation * self.half_extents();
-        Aabb::from_half_extents(center, half).unbounded_where_nan()
+        let moved = Aabb::from_half_extents(center, half);
+        // A finite result comes from a bounded box at a finite pose (an
+        // infinite bound makes an infinite or NaN one): the common case,
+        // with one test.
+        if moved.is_bounded() {
+            return moved;
+        }
+        if !self.is_bounded() {
+            return self.transformed_unbounded(pose);
+        }
+        moved.unbounded_where_nan()
     }
 
     /// [`Aabb::transformed`] for a box reaching infinity (a shape whose

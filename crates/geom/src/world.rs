@@ -104,6 +104,11 @@ pub struct World<N: Real, T> {
     unbounded_room: Vec<bool>,
     /// Primitive `i` of the tree is slot `order[i]`.
     order: Vec<u32>,
+    /// The slot at each position of the tree order, and each live slot's
+    /// position: the moved objects are queried in this order, so that
+    /// consecutive queries walk the same nodes.
+    slot_at: Vec<u32>,
+    position_of: Vec<u32>,
     bvh: Bvh<N>,
     boxes: Vec<Aabb<N>>,
     stale: Stale,
@@ -153,6 +158,8 @@ impl<N: Real, T> World<N, T> {
             roomy: Vec::new(),
             unbounded_room: Vec::new(),
             order: Vec::new(),
+            slot_at: Vec::new(),
+            position_of: Vec::new(),
             bvh: Bvh::build(&[]),
             boxes: Vec::new(),
             stale: Stale::Fresh,
@@ -190,19 +197,9 @@ impl<N: Real, T> World<N, T> {
         })
     }
 
-    /// The object's box (widened by half the margin).
-    fn box_of(&self, shape: &dyn Shape<N>, pose: &Isometry3<N>) -> Aabb<N> {
-        let aabb = shape.aabb(pose);
-        if self.half_margin > N::zero() {
-            aabb.loosened(self.half_margin)
-        } else {
-            aabb
-        }
-    }
-
     /// Adds `shape` at `pose` with `data`.
     pub fn insert(&mut self, shape: Arc<dyn Shape<N>>, pose: Isometry3<N>, data: T) -> Handle {
-        let aabb = self.box_of(shape.as_ref(), &pose);
+        let aabb = box_of(shape.as_ref(), &pose, self.half_margin);
         let object = Some(Object { shape, pose, data });
         self.stale = Stale::Rebuild;
         self.forget_pairs();
@@ -270,12 +267,15 @@ impl<N: Real, T> World<N, T> {
 
     /// Moves the object to `pose`; `false` for a stale handle.
     pub fn set_pose(&mut self, handle: Handle, pose: Isometry3<N>) -> bool {
-        let Some(object) = self.object(handle) else {
+        let index = handle.index as usize;
+        if self.generations.get(index) != Some(&handle.generation) {
+            return false;
+        }
+        let Some(object) = self.objects[index].as_mut() else {
             return false;
         };
-        let aabb = self.box_of(object.shape.as_ref(), &pose);
-        let index = handle.index as usize;
-        self.objects[index].as_mut().expect("checked live above").pose = pose;
+        let aabb = box_of(object.shape.as_ref(), &pose, self.half_margin);
+        object.pose = pose;
         let previous = std::mem::replace(&mut self.tight[index], aabb);
         if self.unbounded_room[index] || !self.roomy[index].contains_aabb(&aabb) {
             // Out of its room (or in one made for an unbounded box): a new
@@ -346,6 +346,13 @@ impl<N: Real, T> World<N, T> {
             // their four-wide arrays, so the pair traversal pairs objects
             // four at a time without a leaf step.
             self.bvh = Bvh::build_with(&self.boxes, BvhOptions { max_leaf_size: 1 });
+            self.slot_at.clear();
+            self.slot_at
+                .extend(self.bvh.tree_order().iter().map(|&i| self.order[i as usize]));
+            self.position_of.resize(self.objects.len(), 0);
+            for (position, &slot) in self.slot_at.iter().enumerate() {
+                self.position_of[slot as usize] = position as u32;
+            }
             self.built_area = self.bvh.root_aabb().map_or(N::zero(), |b| half_area(&b));
             self.stale = Stale::Fresh;
         }
@@ -488,19 +495,36 @@ impl<N: Real, T> World<N, T> {
         let is_moved = &self.is_moved;
         self.roomy_pairs
             .retain(|&key| !is_moved[(key >> 32) as usize] && !is_moved[key as u32 as usize]);
+        // Queried in the tree's order: neighbours in it share most of
+        // their paths from the root, which stay in cache.
+        for moved in &mut self.moved {
+            *moved = self.position_of[*moved as usize];
+        }
+        self.moved.sort_unstable();
+        for moved in &mut self.moved {
+            *moved = self.slot_at[*moved as usize];
+        }
         let mut fresh = std::mem::take(&mut self.keys);
         fresh.clear();
         for &moved in &self.moved {
-            self.bvh.visit_aabb(&self.roomy[moved as usize], |i| {
-                let other = self.order[i as usize];
-                // Two moved objects meet in both their queries: kept once.
-                if other != moved && (!is_moved[other as usize] || moved < other) {
-                    fresh.push(slot_pair_key(moved, other));
-                }
-                true
-            });
+            self.bvh
+                .visit_aabb_in_tree_order(&self.roomy[moved as usize], |position| {
+                    let other = self.slot_at[position as usize];
+                    // Two moved objects meet in both their queries: kept once.
+                    if other != moved && (!is_moved[other as usize] || moved < other) {
+                        fresh.push(slot_pair_key(moved, other));
+                    }
+                    true
+                });
         }
-        fresh.sort_unstable();
+        // Sorted by counting when the slots are few beside the keys (the
+        // count costs a pass over every slot), otherwise in place.
+        if fresh.len() * 4 >= self.objects.len() {
+            sort_pair_keys(&fresh, self.objects.len(), &mut self.counts, &mut self.sorted);
+            std::mem::swap(&mut fresh, &mut self.sorted);
+        } else {
+            fresh.sort_unstable();
+        }
         merge_sorted(&self.roomy_pairs, &fresh, &mut self.sorted);
         std::mem::swap(&mut self.roomy_pairs, &mut self.sorted);
         self.keys = fresh;
@@ -572,6 +596,16 @@ impl<N: Real, T> World<N, T> {
             self.forget_moved();
         }
         self.renew_and_report_pairs(out);
+    }
+}
+
+/// `shape`'s box at `pose`, widened by `half_margin` on every side.
+fn box_of<N: Real>(shape: &dyn Shape<N>, pose: &Isometry3<N>, half_margin: N) -> Aabb<N> {
+    let aabb = shape.aabb(pose);
+    if half_margin > N::zero() {
+        aabb.loosened(half_margin)
+    } else {
+        aabb
     }
 }
 

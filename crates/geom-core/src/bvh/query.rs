@@ -132,16 +132,20 @@ fn bits(mut mask: u32) -> impl Iterator<Item = usize> {
     })
 }
 
-/// Which of the four children's boxes overlap `aabb` (touching counts).
+/// Which of the four children's boxes overlap `aabb` (touching counts):
+/// all six of a child's bound comparisons hold. They are counted rather
+/// than chained with `&`, a sum the compiler keeps in SIMD lanes (one
+/// compare per axis and side for all four children).
 #[inline(always)]
 fn overlaps<N: Real>(node: &Node<N>, aabb: &Aabb<N>) -> [bool; WIDTH] {
-    let mut hit = [true; WIDTH];
+    let mut holding = [0u32; WIDTH];
     for axis in 0..3 {
-        for (k, h) in hit.iter_mut().enumerate() {
-            *h &= (node.mins[axis][k] <= aabb.maxs[axis]) & (node.maxs[axis][k] >= aabb.mins[axis]);
+        for (k, count) in holding.iter_mut().enumerate() {
+            *count += u32::from(node.mins[axis][k] <= aabb.maxs[axis])
+                + u32::from(node.maxs[axis][k] >= aabb.mins[axis]);
         }
     }
-    hit
+    holding.map(|count| count == 6)
 }
 
 /// Pushes the children flagged in `hit` onto `stack`, farthest first (so
@@ -301,11 +305,11 @@ impl<N: Real> Bvh<N> {
         if self.nodes.is_empty() {
             return;
         }
-        let mut stack = [(0 as ChildRef, N::zero()); STACK_SIZE];
+        let mut stack: [ChildRef; STACK_SIZE] = [0; STACK_SIZE];
         let mut len = 1;
         while len > 0 {
             len -= 1;
-            let (child, _) = stack[len];
+            let child = stack[len];
             if child & LEAF != 0 {
                 let range = self.leaf_range(child & !LEAF);
                 if range.len() == 1 {
@@ -325,7 +329,7 @@ impl<N: Real> Bvh<N> {
             }
             let node = &self.nodes[child as usize];
             for k in bits(overlap_mask(node, aabb)) {
-                stack[len] = (node.children[k], N::zero());
+                stack[len] = node.children[k];
                 len += 1;
             }
         }
