@@ -1,5 +1,7 @@
 //! Binned-SAH construction of a binary tree, collapsed into four-wide nodes.
 
+use std::sync::atomic::AtomicU32;
+
 use nalgebra::Point3;
 
 use super::{
@@ -21,9 +23,45 @@ enum Binary<N: Real> {
     },
     Inner {
         aabb: Aabb<N>,
-        left: usize,
-        right: usize,
+        left: BinaryRef,
+        right: BinaryRef,
     },
+}
+
+/// Where a node of the binary tree is: the segment holding it and its
+/// index there.
+#[derive(Clone, Copy)]
+struct BinaryRef {
+    segment: u32,
+    index: u32,
+}
+
+/// The binary nodes one task of the build pushed (the whole tree for a
+/// sequential build). A parallel build's tasks each fill their own, named
+/// by an id taken when the task starts, and the collapse reads the nodes
+/// where they are: no task's nodes are copied into its parent's.
+struct Segment<N: Real> {
+    id: u32,
+    nodes: Vec<Binary<N>>,
+}
+
+impl<N: Real> Segment<N> {
+    /// An empty segment for a subtree over `primitives` primitives.
+    fn new(id: u32, primitives: usize, max_leaf: usize) -> Self {
+        Segment {
+            id,
+            nodes: Vec::with_capacity(2 * primitives / max_leaf + 1),
+        }
+    }
+
+    /// Appends `node` and returns where it is.
+    fn push(&mut self, node: Binary<N>) -> BinaryRef {
+        self.nodes.push(node);
+        BinaryRef {
+            segment: self.id,
+            index: (self.nodes.len() - 1) as u32,
+        }
+    }
 }
 
 impl<N: Real> Binary<N> {
@@ -131,13 +169,16 @@ impl<N: Real> Bounds<N> {
     }
 }
 
-/// How a subtree is built: the leaf size, and the fewest primitives a
-/// node must hold for its two subtrees to be built in parallel.
+/// How a subtree is built: the leaf size, the fewest primitives a node
+/// must hold for its two subtrees to be built in parallel, and the next
+/// free segment id.
 #[derive(Clone, Copy)]
-struct Builder {
+struct Builder<'a> {
     max_leaf: usize,
     #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
     parallel_from: usize,
+    #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
+    next_segment: &'a AtomicU32,
 }
 
 /// Primitives a node must hold for [`Bvh::par_build`] to build its two
@@ -161,68 +202,134 @@ fn build_from<N: Real>(boxes: &[Aabb<N>], options: BvhOptions, parallel_from: us
         "Bvh::build: {} boxes (at most 2^27)",
         boxes.len()
     );
-    let boxes: Vec<Aabb<N>> = boxes.iter().map(|b| Aabb::new(b.mins, b.maxs)).collect();
     if boxes.is_empty() {
         return Bvh {
             nodes: Vec::new(),
             indices: Vec::new(),
-            boxes,
+            boxes: Vec::new(),
             positions: Vec::new(),
         };
     }
+    // A parallel build runs the passes over every primitive before and
+    // after the split on the thread pool as well.
+    let parallel = boxes.len() >= parallel_from;
     let max_leaf = options.max_leaf_size.clamp(1, 16);
+    let next_segment = AtomicU32::new(1);
     let builder = Builder {
         max_leaf,
         parallel_from,
+        next_segment: &next_segment,
     };
-    let mut primitives: Vec<Primitive<N>> = boxes
-        .iter()
-        .enumerate()
-        .map(|(i, aabb)| Primitive {
-            aabb: *aabb,
-            centroid: centroid(aabb),
+    let mut primitives: Vec<Primitive<N>> = collect_indexed(boxes.len(), parallel, |i| {
+        let aabb = Aabb::new(boxes[i].mins, boxes[i].maxs);
+        Primitive {
+            aabb,
+            centroid: centroid(&aabb),
             index: i as u32,
-        })
-        .collect();
-    let mut nodes = Vec::with_capacity(2 * boxes.len() / max_leaf + 1);
-    let bounds = Bounds::over(&primitives);
-    let root = builder.split(&mut primitives, 0, 0, bounds, &mut nodes);
-    let mut tree = Bvh {
-        nodes: Vec::with_capacity(nodes.len() / 3 + 1),
-        indices: Vec::new(),
-        boxes: Vec::new(),
-        positions: Vec::new(),
+        }
+    });
+    let bounds = bounds_of(&primitives, parallel);
+    let mut top = Segment::new(0, primitives.len().min(parallel_from), max_leaf);
+    let mut segments = Vec::new();
+    let root = builder.split(&mut primitives, 0, 0, bounds, &mut top, &mut segments);
+    segments.push(top);
+    // Ids are handed out from 0 up, one per segment.
+    segments.sort_unstable_by_key(|segment| segment.id);
+    debug_assert!(
+        segments
+            .iter()
+            .enumerate()
+            .all(|(k, segment)| segment.id as usize == k)
+    );
+    let segments: Vec<Vec<Binary<N>>> = segments.into_iter().map(|segment| segment.nodes).collect();
+    let binary_nodes: usize = segments.iter().map(Vec::len).sum();
+    let collapsed = || {
+        let mut nodes = Vec::with_capacity(binary_nodes / 3 + 1);
+        collapse(&segments, root, &mut nodes);
+        nodes
     };
-    collapse(&nodes, root, &mut tree);
-    tree.indices = primitives.iter().map(|p| p.index).collect();
-    tree.boxes = primitives.iter().map(|p| p.aabb).collect();
-    tree.positions = vec![0; boxes.len()];
-    for (position, &index) in tree.indices.iter().enumerate() {
-        tree.positions[index as usize] = position as u32;
+    let order = || {
+        let indices: Vec<u32> = primitives.iter().map(|p| p.index).collect();
+        let mut positions = vec![0; indices.len()];
+        for (position, &index) in indices.iter().enumerate() {
+            positions[index as usize] = position as u32;
+        }
+        (indices, positions)
+    };
+    let boxes = || primitives.iter().map(|p| p.aabb).collect();
+    let (nodes, ((indices, positions), boxes)) = join(parallel, collapsed, || join(parallel, order, boxes));
+    Bvh {
+        nodes,
+        indices,
+        boxes,
+        positions,
     }
-    tree
 }
 
-impl Builder {
+/// `f(0), f(1), …, f(count − 1)`, on the thread pool when `parallel`.
+fn collect_indexed<T: Send>(count: usize, parallel: bool, f: impl Fn(usize) -> T + Send + Sync) -> Vec<T> {
+    #[cfg(feature = "parallel")]
+    if parallel {
+        use rayon::prelude::*;
+        return (0..count).into_par_iter().map(f).collect();
+    }
+    let _ = parallel;
+    (0..count).map(f).collect()
+}
+
+/// The bounds of every primitive, on the thread pool when `parallel`
+/// (bounds merge exactly, in any order).
+fn bounds_of<N: Real>(primitives: &[Primitive<N>], parallel: bool) -> Bounds<N> {
+    #[cfg(feature = "parallel")]
+    if parallel {
+        use rayon::prelude::*;
+        return primitives
+            .par_chunks(1 << 14)
+            .map(Bounds::over)
+            .reduce(Bounds::empty, |a, b| a.merged(&b));
+    }
+    let _ = parallel;
+    Bounds::over(primitives)
+}
+
+/// `(a(), b())`, the two run as parallel tasks when `parallel`.
+fn join<A, B, RA, RB>(parallel: bool, a: A, b: B) -> (RA, RB)
+where
+    A: FnOnce() -> RA + Send,
+    B: FnOnce() -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    #[cfg(feature = "parallel")]
+    if parallel {
+        return rayon::join(a, b);
+    }
+    let _ = parallel;
+    (a(), b())
+}
+
+impl Builder<'_> {
     /// Builds the binary subtree over `primitives` (the tree order's
     /// positions `offset..offset + primitives.len()`), whose bounds are
-    /// `bounds`, into `nodes`, and returns its node's index there.
+    /// `bounds`, into `nodes` (and the segments of its parallel tasks,
+    /// added to `finished`), and returns where its node is.
+    #[cfg_attr(not(feature = "parallel"), allow(clippy::only_used_in_recursion))]
     fn split<N: Real>(
         self,
         primitives: &mut [Primitive<N>],
         offset: usize,
         depth: usize,
         bounds: Bounds<N>,
-        nodes: &mut Vec<Binary<N>>,
-    ) -> usize {
+        nodes: &mut Segment<N>,
+        finished: &mut Vec<Segment<N>>,
+    ) -> BinaryRef {
         let count = primitives.len();
         if count <= self.max_leaf {
-            nodes.push(Binary::Leaf {
+            return nodes.push(Binary::Leaf {
                 aabb: bounds.aabb,
                 start: offset as u32,
                 count: count as u32,
             });
-            return nodes.len() - 1;
         }
         let extent = bounds.centroids.maxs - bounds.centroids.mins;
         let axis = extent.imax();
@@ -246,18 +353,27 @@ impl Builder {
         #[cfg(feature = "parallel")]
         if count >= self.parallel_from {
             let children = (left_bounds, right_bounds);
-            let (left, right) = self.split_in_parallel(low_half, high_half, offset, depth, children, nodes);
-            return push_inner(nodes, bounds.aabb, left, right);
+            let (left, right) =
+                self.split_in_parallel(low_half, high_half, offset, depth, children, finished);
+            return nodes.push(Binary::Inner {
+                aabb: bounds.aabb,
+                left,
+                right,
+            });
         }
-        let left = self.split(low_half, offset, depth + 1, left_bounds, nodes);
-        let right = self.split(high_half, offset + mid, depth + 1, right_bounds, nodes);
-        push_inner(nodes, bounds.aabb, left, right)
+        let left = self.split(low_half, offset, depth + 1, left_bounds, nodes, finished);
+        let right = self.split(high_half, offset + mid, depth + 1, right_bounds, nodes, finished);
+        nodes.push(Binary::Inner {
+            aabb: bounds.aabb,
+            left,
+            right,
+        })
     }
 
     /// The two subtrees of [`Builder::split`] as parallel tasks, each into
-    /// its own nodes, then appended to `nodes` (the left's first, as the
-    /// sequential build would), their node indices shifted to match: the
-    /// tree is the same as the sequential build's.
+    /// a segment of its own, added to `finished` with its tasks' segments.
+    /// The binary tree, and so the collapsed one, is the sequential
+    /// build's: only where its nodes are stored differs.
     #[cfg(feature = "parallel")]
     fn split_in_parallel<N: Real>(
         self,
@@ -266,43 +382,27 @@ impl Builder {
         offset: usize,
         depth: usize,
         (left_bounds, right_bounds): (Bounds<N>, Bounds<N>),
-        nodes: &mut Vec<Binary<N>>,
-    ) -> (usize, usize) {
+        finished: &mut Vec<Segment<N>>,
+    ) -> (BinaryRef, BinaryRef) {
         let mid = low_half.len();
-        let ((left_nodes, left), (right_nodes, right)) = rayon::join(
-            || {
-                let mut own = Vec::new();
-                let root = self.split(low_half, offset, depth + 1, left_bounds, &mut own);
-                (own, root)
-            },
-            || {
-                let mut own = Vec::new();
-                let root = self.split(high_half, offset + mid, depth + 1, right_bounds, &mut own);
-                (own, root)
-            },
-        );
-        let mut append = |own: Vec<Binary<N>>, root: usize| {
-            let shift = nodes.len();
-            nodes.extend(own.into_iter().map(|node| match node {
-                Binary::Inner { aabb, left, right } => Binary::Inner {
-                    aabb,
-                    left: left + shift,
-                    right: right + shift,
-                },
-                leaf => leaf,
-            }));
-            root + shift
+        let task = |primitives: &mut [Primitive<N>], offset: usize, bounds: Bounds<N>| {
+            let id = self
+                .next_segment
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let mut own = Segment::new(id, primitives.len(), self.max_leaf);
+            let mut done = Vec::new();
+            let root = self.split(primitives, offset, depth + 1, bounds, &mut own, &mut done);
+            done.push(own);
+            (root, done)
         };
-        let left = append(left_nodes, left);
-        let right = append(right_nodes, right);
+        let ((left, left_done), (right, right_done)) = rayon::join(
+            || task(low_half, offset, left_bounds),
+            || task(high_half, offset + mid, right_bounds),
+        );
+        finished.extend(left_done);
+        finished.extend(right_done);
         (left, right)
     }
-}
-
-/// Appends the inner node over `left` and `right` and returns its index.
-fn push_inner<N: Real>(nodes: &mut Vec<Binary<N>>, aabb: Aabb<N>, left: usize, right: usize) -> usize {
-    nodes.push(Binary::Inner { aabb, left, right });
-    nodes.len() - 1
 }
 
 /// The SAH's best split among the bins' boundaries (least
@@ -436,26 +536,27 @@ fn median_split<N: Real>(primitives: &mut [Primitive<N>], axis: usize) -> usize 
 
 /// Appends the four-wide node for the binary subtree at `root` (an inner
 /// node, or a lone leaf as the root's only child) and its descendants,
-/// parents before children.
-fn collapse<N: Real>(binary: &[Binary<N>], root: usize, tree: &mut Bvh<N>) {
-    let index = tree.nodes.len();
-    tree.nodes.push(Node::empty());
+/// parents before children; `segments[s]` holds segment `s`'s nodes.
+fn collapse<N: Real>(segments: &[Vec<Binary<N>>], root: BinaryRef, nodes: &mut Vec<Node<N>>) {
+    let binary = |at: BinaryRef| &segments[at.segment as usize][at.index as usize];
+    let index = nodes.len();
+    nodes.push(Node::empty());
     // Open the inner child of largest area until four children are held.
-    let mut children: [usize; WIDTH] = [root; WIDTH];
+    let mut children: [BinaryRef; WIDTH] = [root; WIDTH];
     let mut held = 1;
     loop {
         let widest = (0..held)
-            .filter(|&k| matches!(binary[children[k]], Binary::Inner { .. }))
+            .filter(|&k| matches!(binary(children[k]), Binary::Inner { .. }))
             .max_by(|&a, &b| {
-                half_area(binary[children[a]].aabb())
-                    .partial_cmp(&half_area(binary[children[b]].aabb()))
+                half_area(binary(children[a]).aabb())
+                    .partial_cmp(&half_area(binary(children[b]).aabb()))
                     .unwrap_or(std::cmp::Ordering::Equal)
             });
         let Some(k) = widest else { break };
         if held == WIDTH {
             break;
         }
-        let Binary::Inner { left, right, .. } = binary[children[k]] else {
+        let Binary::Inner { left, right, .. } = *binary(children[k]) else {
             unreachable!("filtered to inner nodes")
         };
         children[k] = left;
@@ -463,20 +564,20 @@ fn collapse<N: Real>(binary: &[Binary<N>], root: usize, tree: &mut Bvh<N>) {
         held += 1;
     }
     for (slot, &child) in children.iter().enumerate().take(held) {
-        let reference: ChildRef = match &binary[child] {
+        let reference: ChildRef = match binary(child) {
             Binary::Leaf { start, count, .. } => {
                 debug_assert!((1..=1 << LEAF_COUNT_BITS).contains(count));
                 start << LEAF_COUNT_BITS | (count - 1) | LEAF
             }
             Binary::Inner { .. } => {
-                let child_index = tree.nodes.len();
-                collapse(binary, child, tree);
+                let child_index = nodes.len();
+                collapse(segments, child, nodes);
                 child_index as u32
             }
         };
-        let node = &mut tree.nodes[index];
+        let node = &mut nodes[index];
         node.children[slot] = reference;
-        node.set_box(slot, binary[child].aabb());
+        node.set_box(slot, binary(child).aabb());
     }
-    debug_assert!(tree.nodes[index].children[0] != EMPTY);
+    debug_assert!(nodes[index].children[0] != EMPTY);
 }
