@@ -94,11 +94,12 @@ pub struct TriMesh<N: Real> {
     bvh: Bvh<N>,
     /// The box around every triangle (every ray cast asks for it).
     aabb: Aabb<N>,
-    /// The triangles' vertices in the tree's order
+    /// The triangles' vertices and indices in the tree's order
     /// ([`Bvh::tree_order`]): a leaf's triangles are adjacent in memory, so
     /// a query reaching a leaf reads them without going through the
-    /// indices to scattered vertices.
-    tree_triangles: Vec<Triangle<N>>,
+    /// indices to scattered vertices, nor through the tree order to their
+    /// indices.
+    tree_triangles: Vec<TreeTriangle<N>>,
     /// Whether the mesh is closed, and so bounds a solid.
     closed: bool,
     /// The pseudo-normals deciding which side of the surface a point is on.
@@ -113,6 +114,21 @@ pub struct TriMesh<N: Real> {
     /// .. vertex_start[v + 1]]`.
     vertex_start: Vec<u32>,
     vertex_triangles: Vec<u32>,
+}
+
+/// A triangle's vertices and its index, as the tree's order stores them.
+#[derive(Clone, Debug)]
+struct TreeTriangle<N: Real> {
+    triangle: Triangle<N>,
+    index: u32,
+}
+
+/// A triangle's unit normal, `(b − a) × (c − a)` normalised: the mesh's
+/// stored normals, and the same bits again from a triangle a query has
+/// already loaded (rather than a scattered read of the stored one).
+fn unit_normal<N: Real>(triangle: &Triangle<N>) -> Vector3<N> {
+    let (ab, ac) = (triangle.b - triangle.a, triangle.c - triangle.a);
+    ab.cross(&ac).normalize()
 }
 
 /// Angle-weighted pseudo-normals, oriented to the front (out of a closed
@@ -188,7 +204,7 @@ impl<N: Real> TriMesh<N> {
                     "must not be degenerate (repeated or collinear vertices)",
                 ));
             }
-            normals.push(normal.normalize());
+            normals.push(unit_normal(&Triangle { a, b, c }));
         }
         let boxes: Vec<Aabb<N>> = indices
             .iter()
@@ -203,7 +219,10 @@ impl<N: Real> TriMesh<N> {
             .iter()
             .map(|&t| {
                 let [a, b, c] = indices[t as usize].map(|i| vertices[i as usize]);
-                Triangle { a, b, c }
+                TreeTriangle {
+                    triangle: Triangle { a, b, c },
+                    index: t,
+                }
             })
             .collect();
         let (vertex_start, vertex_triangles) = vertex_triangles(vertices.len(), &indices);
@@ -367,10 +386,8 @@ impl<N: Real> TriMesh<N> {
 
     /// The triangle at position `p` of the tree's order, and its index.
     fn at_tree_position(&self, p: u32) -> (u32, &Triangle<N>) {
-        (
-            self.bvh.tree_order()[p as usize],
-            &self.tree_triangles[p as usize],
-        )
+        let stored = &self.tree_triangles[p as usize];
+        (stored.index, &stored.triangle)
     }
 
     /// Triangle `index`'s unit normal, `(b − a) × (c − a)` normalised

@@ -30,7 +30,7 @@ impl<N: Real> TriMesh<N> {
     /// whole tree is searched.
     pub(super) fn nearest_within(&self, point: &Point3<N>, bound: N) -> Option<Nearest<N>> {
         let project = |p: u32| {
-            let t = &self.tree_triangles[p as usize];
+            let (_, t) = self.at_tree_position(p);
             closest_point_on_triangle_branching(point, &t.a, &t.b, &t.c)
         };
         let search = |limit: N| {
@@ -122,13 +122,16 @@ impl<N: Real> Shape<N> for TriMesh<N> {
             });
         }
         let (position, t) = self.bvh.ray_cast_in_tree_order(ray, max_t, |p, limit| {
-            let triangle = &self.tree_triangles[p as usize];
+            let (_, triangle) = self.at_tree_position(p);
             ray_cast_triangle_filtered(ray, &triangle.a, &triangle.b, &triangle.c, limit)
                 .into_hit()
                 .map(|hit| hit.t)
         })?;
-        let (triangle, _) = self.at_tree_position(position);
-        let face = self.normals[triangle as usize];
+        // The hit triangle is in cache: its normal is recomputed (the
+        // stored one, bit for bit) rather than read from the scattered
+        // normals.
+        let (triangle, vertices) = self.at_tree_position(position);
+        let face = super::unit_normal(vertices);
         let normal = if self.closed {
             face * self.pseudo.orientation
         } else if face.dot(&ray.dir) > N::zero() {

@@ -28,8 +28,10 @@ impl<N: Real> TriangleSurface<N> for TriMesh<N> {
         });
     }
 
-    fn face_normal(&self, id: u32, _triangle: &Triangle<N>) -> Vector3<N> {
-        self.front_normal(id as usize)
+    fn face_normal(&self, _id: u32, triangle: &Triangle<N>) -> Vector3<N> {
+        // The triangle is the mesh's own (from `visit_triangles`), in
+        // cache: its stored normal, bit for bit, without reading it.
+        super::unit_normal(triangle) * self.pseudo.orientation
     }
 
     fn two_sided(&self) -> bool {
@@ -125,7 +127,8 @@ impl<N: Real> TriangleSurface<N> for TriMesh<N> {
         self.bvh.visit_aabb_in_tree_order(&reach, |p| {
             // About the triangle's first vertex: exact differences, so
             // only the foot's own rounding counts against the tolerance.
-            let Triangle { a, b, c } = self.tree_triangles[p as usize];
+            let (_, triangle) = self.at_tree_position(p);
+            let Triangle { a, b, c } = *triangle;
             let origin = a.coords;
             let local_foot = foot - origin;
             // The triangle is no nearer than its plane: a plane farther
@@ -133,7 +136,7 @@ impl<N: Real> TriangleSurface<N> for TriMesh<N> {
             // (a few ε of `local_foot`), rules it out without its closest
             // point. Most feet are asked about off flat ground, beside
             // triangles whose planes they are not on.
-            let normal = &self.normals[self.bvh.tree_order()[p as usize] as usize];
+            let normal = super::unit_normal(triangle);
             let rounding = eight * N::default_epsilon() * local_foot.coords.lp_norm(1);
             if normal.dot(&local_foot.coords).abs() > tolerance + tolerance + rounding {
                 return true;
