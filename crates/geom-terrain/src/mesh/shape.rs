@@ -12,6 +12,8 @@ use crate::contact::segment::{Region, region_of};
 /// barycentric weights.
 pub(super) struct Nearest<N: Real> {
     pub(super) triangle: u32,
+    /// The triangle's position in the tree's order.
+    pub(super) position: u32,
     pub(super) point: Point3<N>,
     pub(super) weights: Vector3<N>,
 }
@@ -49,7 +51,8 @@ impl<N: Real> TriMesh<N> {
         let (position, _) = bounded.or_else(|| search(unlimited))?;
         let (point, weights) = project(position);
         Some(Nearest {
-            triangle: self.bvh.tree_order()[position as usize],
+            triangle: self.at_tree_position(position).0,
+            position,
             point,
             weights,
         })
@@ -72,7 +75,15 @@ impl<N: Real> TriMesh<N> {
     /// offset from there points against the pseudo-normal of the feature
     /// holding `nearest`.
     pub(super) fn is_behind(&self, point: &Point3<N>, nearest: &Nearest<N>) -> bool {
-        let pseudo_normal = self.pseudo_normal(nearest.triangle, region_of(&nearest.weights, N::zero()));
+        let pseudo_normal = match region_of(&nearest.weights, N::zero()) {
+            // The nearest triangle was just read in the tree's order: its
+            // face normal recomputed from it (the stored bits) rather than
+            // read from the scattered stored normals.
+            Region::Face => {
+                super::unit_normal(self.at_tree_position(nearest.position).1) * self.pseudo.orientation
+            }
+            region => self.pseudo_normal(nearest.triangle, region),
+        };
         (point - nearest.point).dot(&pseudo_normal) <= N::zero()
     }
 
