@@ -92,7 +92,29 @@ fn centroid<N: Real>(aabb: &Aabb<N>) -> Point3<f32> {
 struct Primitive<N: Real> {
     aabb: Aabb<N>,
     centroid: Point3<f32>,
-    index: u32,
+    /// The index in the low [`BIN_SHIFT`] bits, and above them the bin
+    /// the binning under way put the primitive in, which the partition
+    /// reads back rather than recomputing it.
+    index_and_bin: u32,
+}
+
+/// Where a primitive's bin starts in [`Primitive::index_and_bin`]: every
+/// index (below [`MAX_PRIMITIVES`]) fits under it, and every bin above.
+const BIN_SHIFT: u32 = 27;
+const _: () = assert!(MAX_PRIMITIVES <= 1 << BIN_SHIFT && BINS <= 1 << (32 - BIN_SHIFT));
+
+impl<N: Real> Primitive<N> {
+    fn index(&self) -> u32 {
+        self.index_and_bin & ((1 << BIN_SHIFT) - 1)
+    }
+
+    fn bin(&self) -> usize {
+        (self.index_and_bin >> BIN_SHIFT) as usize
+    }
+
+    fn set_bin(&mut self, bin: usize) {
+        self.index_and_bin = self.index() | (bin as u32) << BIN_SHIFT;
+    }
 }
 
 /// A node's primitives' boxes and centres, bounded.
@@ -232,7 +254,7 @@ fn build_from<N: Real>(boxes: &[Aabb<N>], options: BvhOptions, parallel_from: us
         Primitive {
             aabb,
             centroid: centroid(&aabb),
-            index: i as u32,
+            index_and_bin: i as u32,
         }
     });
     let bounds = bounds_of(&primitives, parallel);
@@ -256,7 +278,7 @@ fn build_from<N: Real>(boxes: &[Aabb<N>], options: BvhOptions, parallel_from: us
         nodes
     };
     let order = || {
-        let indices: Vec<u32> = primitives.iter().map(|p| p.index).collect();
+        let indices: Vec<u32> = primitives.iter().map(Primitive::index).collect();
         let mut positions = vec![0; indices.len()];
         for (position, &index) in indices.iter().enumerate() {
             positions[index as usize] = position as u32;
@@ -436,8 +458,9 @@ fn binned_split<N: Real>(
     } else {
         let mut counts = [0usize; BINS];
         let mut bins = [Bounds::empty(); BINS];
-        for primitive in primitives.iter() {
+        for primitive in primitives.iter_mut() {
             let b = bin_of(primitive.centroid[axis]);
+            primitive.set_bin(b);
             counts[b] += 1;
             bins[b].include(primitive);
         }
@@ -482,10 +505,11 @@ fn binned_split<N: Real>(
     }
     let (_, chosen, right_bounds) = best?;
     let (boundary, left_bounds) = (occupied[chosen], left[chosen - 1]);
-    // Partition in place: bins below `boundary` first.
+    // Partition in place: bins below `boundary` first, by the bin each
+    // primitive was given above.
     let (mut i, mut j) = (0, primitives.len());
     while i < j {
-        if bin_of(primitives[i].centroid[axis]) < boundary {
+        if primitives[i].bin() < boundary {
             i += 1;
         } else {
             j -= 1;
@@ -495,29 +519,32 @@ fn binned_split<N: Real>(
     (i > 0 && i < primitives.len()).then_some((i, left_bounds, right_bounds))
 }
 
-/// The count and bounds of the primitives in each bin (`bin_of`), from two
-/// sets of bins for the even and the odd primitives, merged after:
+/// The count and bounds of the primitives in each bin (`bin_of`), each
+/// primitive's bin set in it, from two sets of bins for the even and the
+/// odd primitives, merged after:
 /// neighbouring primitives mostly fall in the same bin, and with one set
 /// each would wait for the previous one's update of it (the bounds go
 /// through memory). Merging bounds is exact: the bins are those of one
 /// set.
 fn bin_in_two_sets<N: Real>(
-    primitives: &[Primitive<N>],
+    primitives: &mut [Primitive<N>],
     bin_of: impl Fn(&Primitive<N>) -> usize,
 ) -> ([usize; BINS], [Bounds<N>; BINS]) {
     let mut counts = [[0usize; BINS]; 2];
     let mut bins = [[Bounds::empty(); BINS]; 2];
-    let mut pairs = primitives.chunks_exact(2);
+    let mut pairs = primitives.chunks_exact_mut(2);
     for pair in &mut pairs {
-        let (even, odd) = (&pair[0], &pair[1]);
-        let (b_even, b_odd) = (bin_of(even), bin_of(odd));
+        let (b_even, b_odd) = (bin_of(&pair[0]), bin_of(&pair[1]));
+        pair[0].set_bin(b_even);
+        pair[1].set_bin(b_odd);
         counts[0][b_even] += 1;
-        bins[0][b_even].include(even);
+        bins[0][b_even].include(&pair[0]);
         counts[1][b_odd] += 1;
-        bins[1][b_odd].include(odd);
+        bins[1][b_odd].include(&pair[1]);
     }
-    for primitive in pairs.remainder() {
+    for primitive in pairs.into_remainder() {
         let b = bin_of(primitive);
+        primitive.set_bin(b);
         counts[0][b] += 1;
         bins[0][b].include(primitive);
     }
