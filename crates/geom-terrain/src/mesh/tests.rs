@@ -134,6 +134,13 @@ fn ray_casts_equal_brute_force_on_random_soups() {
                 // Two-sided: the normal faces the ray.
                 assert!(hit.normal.dot(&ray.dir) <= 0.0);
                 assert!((hit.normal.norm() - 1.0).abs() < 1e-12);
+                // Recomputed from the hit triangle: the stored normal of
+                // the triangle named, bit for bit.
+                let stored = mesh.triangle_normal(i).unwrap();
+                assert!(
+                    hit.normal == stored || hit.normal == -stored,
+                    "{hit:?}, stored {stored:?}"
+                );
             }
         }
         assert!(count < 50 || hits > 30, "{hits} hits of 300");
