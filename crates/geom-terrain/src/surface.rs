@@ -42,7 +42,9 @@ pub(crate) trait TriangleSurface<N: Real> {
     fn visit_triangles(&self, aabb: &Aabb<N>, visit: impl FnMut(u32, &Triangle<N>, Self::Near));
 
     /// The unit normal of triangle `id` on its front (a heightfield's up,
-    /// a closed mesh's outside).
+    /// a closed mesh's outside); `triangle` is that triangle as
+    /// [`TriangleSurface::visit_triangles`] gave it (a mesh recomputes the
+    /// normal from it rather than reading its stored one).
     fn face_normal(&self, id: u32, triangle: &Triangle<N>) -> Vector3<N>;
 
     /// Whether both sides are surface (an open mesh): a shape behind a

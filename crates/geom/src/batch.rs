@@ -589,9 +589,10 @@ pub fn ray_cast_rows_on_lanes<T, S>(
     BatchQuery::new(shape, pose, max_t, solid).cast_columns::<T>(rays, out);
 }
 
-/// Implements [`BatchShape`] on the lane kernel for each primitive.
-macro_rules! batch_on_lanes {
-    ($($shape:ident),+) => {
+/// Implements [`BatchShape`] for each shape listed, with `cast`
+/// answering `(shape, pose, rays, max_t, solid, out)`.
+macro_rules! batch_shape {
+    ($($shape:ident),+ => $cast:expr) => {
         $(
             impl<N: BatchReal> BatchShape<N> for $shape<N> {
                 fn ray_cast_rows(
@@ -602,15 +603,17 @@ macro_rules! batch_on_lanes {
                     solid: bool,
                     out: HitRows<'_, N>,
                 ) {
-                    ray_cast_rows_on_lanes::<N::Wide, Self>(self, pose, rays, max_t, solid, out);
+                    ($cast)(self, pose, rays, max_t, solid, out)
                 }
             }
         )+
     };
 }
 
-batch_on_lanes!(
+// The primitives: on their lane kernels.
+batch_shape!(
     Sphere, Capsule, Cylinder, Cone, Ellipsoid, Cuboid, HalfSpace, Triangle, Segment
+    => ray_cast_rows_on_lanes::<N::Wide, _>
 );
 
 impl<N: BatchReal> BatchShape<N> for HeightField<N> {
@@ -630,32 +633,16 @@ impl<N: BatchReal> BatchShape<N> for HeightField<N> {
     }
 }
 
-/// Implements [`BatchShape`] for shapes behind a tree: one
-/// [`Shape::ray_cast`] per row, the rows taken in the tree's [`RayOrder`]
-/// (rays crossing the same part of the shape one after another, so they
-/// find its nodes and primitives in cache).
-macro_rules! batch_in_ray_order {
-    ($($shape:ident),+) => {
-        $(
-            impl<N: BatchReal> BatchShape<N> for $shape<N> {
-                fn ray_cast_rows(
-                    &self,
-                    pose: &Isometry3<N>,
-                    rays: RayRows<'_, N>,
-                    max_t: N,
-                    solid: bool,
-                    out: HitRows<'_, N>,
-                ) {
-                    ray_cast_rows_in_order(self.bvh().ray_order(), pose, rays, max_t, out, |ray| {
-                        self.ray_cast(pose, ray, max_t, solid)
-                    });
-                }
-            }
-        )+
-    };
-}
-
-batch_in_ray_order!(TriMesh, Compound);
+// Shapes behind a tree: one [`Shape::ray_cast`] per row, the rows taken
+// in the tree's [`RayOrder`] (rays crossing the same part of the shape one
+// after another, so they find its nodes and primitives in cache).
+batch_shape!(
+    TriMesh, Compound => |shape: &Self, pose: &Isometry3<N>, rays, max_t: N, solid, out| {
+        ray_cast_rows_in_order(shape.bvh().ray_order(), pose, rays, max_t, out, |ray| {
+            shape.ray_cast(pose, ray, max_t, solid)
+        })
+    }
+);
 
 /// Fewer rows than this are cast in their given order: sorting them would
 /// cost more than the cache it saves.

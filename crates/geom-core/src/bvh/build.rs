@@ -46,11 +46,11 @@ struct Segment<N: Real> {
 }
 
 impl<N: Real> Segment<N> {
-    /// An empty segment for a subtree over `primitives` primitives.
-    fn new(id: u32, primitives: usize, max_leaf: usize) -> Self {
+    /// An empty segment with room for `capacity` nodes.
+    fn new(id: u32, capacity: usize) -> Self {
         Segment {
             id,
-            nodes: Vec::with_capacity(2 * primitives / max_leaf + 1),
+            nodes: Vec::with_capacity(capacity),
         }
     }
 
@@ -204,7 +204,6 @@ impl<N: Real> Bounds<N> {
 #[derive(Clone, Copy)]
 struct Builder<'a> {
     max_leaf: usize,
-    #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
     parallel_from: usize,
     #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
     next_segment: &'a AtomicU32,
@@ -258,7 +257,7 @@ fn build_from<N: Real>(boxes: &[Aabb<N>], options: BvhOptions, parallel_from: us
         }
     });
     let bounds = bounds_of(&primitives, parallel);
-    let mut top = Segment::new(0, primitives.len().min(parallel_from), max_leaf);
+    let mut top = Segment::new(0, builder.own_nodes(primitives.len()));
     let mut segments = Vec::new();
     let root = builder.split(&mut primitives, 0, 0, bounds, &mut top, &mut segments);
     segments.push(top);
@@ -338,6 +337,17 @@ where
 }
 
 impl Builder<'_> {
+    /// The binary nodes a task over `primitives` pushes into its own
+    /// segment: all of its subtree's, or only its root's when its two
+    /// subtrees are tasks of their own.
+    fn own_nodes(self, primitives: usize) -> usize {
+        if primitives >= self.parallel_from {
+            1
+        } else {
+            2 * primitives / self.max_leaf + 1
+        }
+    }
+
     /// Builds the binary subtree over `primitives` (the tree order's
     /// positions `offset..offset + primitives.len()`), whose bounds are
     /// `bounds`, into `nodes` (and the segments of its parallel tasks,
@@ -418,7 +428,7 @@ impl Builder<'_> {
             let id = self
                 .next_segment
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let mut own = Segment::new(id, primitives.len(), self.max_leaf);
+            let mut own = Segment::new(id, self.own_nodes(primitives.len()));
             let mut done = Vec::new();
             let root = self.split(primitives, offset, depth + 1, bounds, &mut own, &mut done);
             done.push(own);

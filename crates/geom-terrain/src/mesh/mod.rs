@@ -127,8 +127,12 @@ struct TreeTriangle<N: Real> {
 /// stored normals, and the same bits again from a triangle a query has
 /// already loaded (rather than a scattered read of the stored one).
 fn unit_normal<N: Real>(triangle: &Triangle<N>) -> Vector3<N> {
-    let (ab, ac) = (triangle.b - triangle.a, triangle.c - triangle.a);
-    ab.cross(&ac).normalize()
+    face_cross(triangle).normalize()
+}
+
+/// `(b − a) × (c − a)`.
+fn face_cross<N: Real>(triangle: &Triangle<N>) -> Vector3<N> {
+    (triangle.b - triangle.a).cross(&(triangle.c - triangle.a))
 }
 
 /// Angle-weighted pseudo-normals, oriented to the front (out of a closed
@@ -188,7 +192,7 @@ impl<N: Real> TriMesh<N> {
             }
             let [a, b, c] = triangle.map(|i| vertices[i as usize]);
             let (ab, ac) = (b - a, c - a);
-            let normal = ab.cross(&ac);
+            let normal = face_cross(&Triangle { a, b, c });
             // Collinear to within rounding: the cross product is no larger
             // than its own error (a few ε·|ab|·|ac|).
             let bound = N::default_epsilon() * nalgebra::convert::<f64, N>(8.0);
@@ -204,7 +208,9 @@ impl<N: Real> TriMesh<N> {
                     "must not be degenerate (repeated or collinear vertices)",
                 ));
             }
-            normals.push(unit_normal(&Triangle { a, b, c }));
+            // `unit_normal`'s expression, so that queries recomputing it
+            // get these bits.
+            normals.push(normal.normalize());
         }
         let boxes: Vec<Aabb<N>> = indices
             .iter()

@@ -75,23 +75,19 @@ impl<N: Real> TriMesh<N> {
     /// offset from there points against the pseudo-normal of the feature
     /// holding `nearest`.
     pub(super) fn is_behind(&self, point: &Point3<N>, nearest: &Nearest<N>) -> bool {
-        let pseudo_normal = match region_of(&nearest.weights, N::zero()) {
-            // The nearest triangle was just read in the tree's order: its
-            // face normal recomputed from it (the stored bits) rather than
-            // read from the scattered stored normals.
+        (point - nearest.point).dot(&self.pseudo_normal(nearest)) <= N::zero()
+    }
+
+    /// The front pseudo-normal (not unit) of the feature holding the
+    /// nearest point: on the face, the face normal recomputed from the
+    /// triangle the search just read in the tree's order (the stored
+    /// bits), rather than read from the scattered stored normals.
+    pub(super) fn pseudo_normal(&self, nearest: &Nearest<N>) -> Vector3<N> {
+        let t = nearest.triangle as usize;
+        match region_of(&nearest.weights, N::zero()) {
             Region::Face => {
                 super::unit_normal(self.at_tree_position(nearest.position).1) * self.pseudo.orientation
             }
-            region => self.pseudo_normal(nearest.triangle, region),
-        };
-        (point - nearest.point).dot(&pseudo_normal) <= N::zero()
-    }
-
-    /// The front pseudo-normal of a feature of triangle `t` (not unit).
-    pub(super) fn pseudo_normal(&self, t: u32, region: Region) -> Vector3<N> {
-        let t = t as usize;
-        match region {
-            Region::Face => self.front_normal(t),
             Region::Edge(k) => self.pseudo.edge_normals[t][k],
             Region::Vertex(k) => self.pseudo.vertex_normals[self.indices[t][k] as usize],
         }

@@ -106,7 +106,7 @@ impl<N: Real> TriangleSurface<N> for TriMesh<N> {
 
     fn escape(&self, point: &Point3<N>, _near: ()) -> Option<(Point3<N>, Vector3<N>)> {
         let nearest = self.nearest(point)?;
-        let pseudo_normal = self.pseudo_normal(nearest.triangle, region_of(&nearest.weights, N::zero()));
+        let pseudo_normal = self.pseudo_normal(&nearest);
         let out = geom_prims::contact::try_unit(&(nearest.point - point))
             .or_else(|| geom_prims::contact::try_unit(&pseudo_normal))?;
         Some((nearest.point, out))
