@@ -43,12 +43,14 @@ impl<N: Real> Slabs<N> {
         }
     }
 
-    /// The entry times of the four children and whether the ray meets each
-    /// within `[0, max_t]` (Williams et al. 2005, with the exit widened by
-    /// [`widening`]). A ray lying in a slab's plane (`0 · ∞`, NaN) is
-    /// inside that slab: the comparisons below ignore a NaN time.
-    #[inline]
-    fn enter(&self, node: &Node<N>, max_t: N) -> ([N; WIDTH], [bool; WIDTH]) {
+    /// The entry times of the four children and which of them the ray
+    /// meets within `[0, max_t]`, bit `k` for child `k` (Williams et al.
+    /// 2005, with the exit widened by [`widening`]). A ray lying in a
+    /// slab's plane (`0 · ∞`, NaN) is inside that slab: the comparisons
+    /// below ignore a NaN time. An empty slot's box (mins `+∞`, maxs `−∞`)
+    /// is entered at `+∞` and left at `−∞` by every finite ray: never met.
+    #[inline(always)]
+    fn enter(&self, node: &Node<N>, max_t: N) -> ([N; WIDTH], u32) {
         let widen = widening::<N>();
         let mut enter = [N::zero(); WIDTH];
         let mut exit = [max_t * widen; WIDTH];
@@ -66,11 +68,11 @@ impl<N: Real> Slabs<N> {
                 exit[k] = if t_far < exit[k] { t_far } else { exit[k] };
             }
         }
-        let mut hit = [false; WIDTH];
+        let mut hits = 0;
         for k in 0..WIDTH {
-            hit[k] = enter[k] <= exit[k];
+            hits |= u32::from(enter[k] <= exit[k]) << k;
         }
-        (enter, hit)
+        (enter, hits)
     }
 }
 
@@ -148,23 +150,23 @@ fn overlaps<N: Real>(node: &Node<N>, aabb: &Aabb<N>) -> [bool; WIDTH] {
     holding.map(|count| count == 6)
 }
 
-/// Pushes the children flagged in `hit` onto `stack`, farthest first (so
-/// the nearest is popped first), with their keys; children of equal keys
-/// keep their order. Every child is written and the length advances by
+/// Pushes the children flagged in `mask` (bit `k` for child `k`) onto
+/// `stack`, farthest first (so the nearest is popped first), with their
+/// keys; children of equal keys keep their order. Every child is written and the length advances by
 /// whether it is pushed (no branch on the outcome of each child's test),
 /// then the few pushed are sorted in place.
-#[inline]
+#[inline(always)]
 fn push_sorted<N: Real>(
     node: &Node<N>,
     keys: &[N; WIDTH],
-    hit: &[bool; WIDTH],
+    mask: u32,
     stack: &mut [(ChildRef, N); STACK_SIZE],
     len: &mut usize,
 ) {
     let base = *len;
     for k in 0..WIDTH {
         stack[*len] = (node.children[k], keys[k]);
-        *len += usize::from(hit[k] & (node.children[k] != EMPTY));
+        *len += (mask >> k & 1) as usize;
     }
     // Insertion by decreasing key.
     for i in base + 1..*len {
@@ -174,6 +176,20 @@ fn push_sorted<N: Real>(
             at -= 1;
         }
     }
+}
+
+/// A query that visits the tree nearest first and shrinks its reach as it
+/// finds better answers: the first ray hit and the closest primitive. See
+/// [`Bvh::visit_nearest_first`].
+trait NearestFirst<N: Real> {
+    /// The keys of `node`'s children (their distances along the query)
+    /// and which of them are within reach, bit `k` for child `k` (never
+    /// an empty slot).
+    fn keys(&self, node: &Node<N>) -> ([N; WIDTH], u32);
+    /// Whether a child that waited with `key` is still within reach.
+    fn within_reach(&self, key: N) -> bool;
+    /// Tests the primitives at `positions` in the tree order.
+    fn leaf(&mut self, positions: std::ops::Range<usize>);
 }
 
 /// A part of a pair traversal: two subtrees (or one, for the pairs within
@@ -217,41 +233,63 @@ impl<N: Real> Bvh<N> {
     /// [tree order](Bvh::tree_order) rather than their indices: `test(p,
     /// best)` and the answer name position `p`. A caller keeping its
     /// primitives' data in that order reads a leaf's from adjacent memory.
-    pub fn ray_cast_in_tree_order<F>(&self, ray: &Ray<N>, max_t: N, mut test: F) -> Option<(u32, N)>
+    pub fn ray_cast_in_tree_order<F>(&self, ray: &Ray<N>, max_t: N, test: F) -> Option<(u32, N)>
     where
         F: FnMut(u32, N) -> Option<N>,
     {
         if self.nodes.is_empty() || !ray.is_finite() || !non_negative(max_t) {
             return None;
         }
-        let slabs = Slabs::new(ray);
-        let widen = widening::<N>();
-        let mut best: Option<(u32, N)> = None;
-        let mut best_t = max_t;
+        let mut query = FirstHit {
+            slabs: Slabs::new(ray),
+            widen: widening::<N>(),
+            best: None,
+            best_t: max_t,
+            test,
+        };
+        self.visit_nearest_first(&mut query);
+        query.best
+    }
+
+    /// Visits the tree from the root for `query`: at each node the children
+    /// within reach are taken nearest first. The nearest goes on at once (no
+    /// trip through the stack when it is the only one); the others wait on
+    /// the stack, farthest at the bottom, and are dropped when popped if the
+    /// answers found meanwhile put them out of reach.
+    #[inline(always)]
+    fn visit_nearest_first<Q: NearestFirst<N>>(&self, query: &mut Q) {
         let mut stack = [(0 as ChildRef, N::zero()); STACK_SIZE];
-        let mut len = 1;
-        while len > 0 {
-            len -= 1;
-            let (child, enter) = stack[len];
-            if enter > best_t * widen {
-                continue;
-            }
+        let mut len = 0;
+        let mut child: ChildRef = 0;
+        loop {
             if child & LEAF != 0 {
-                for p in self.leaf_range(child & !LEAF) {
-                    if let Some(t) = test(p as u32, best_t)
-                        && (t < best_t || (best.is_none() && t <= best_t))
-                    {
-                        best_t = t;
-                        best = Some((p as u32, t));
+                query.leaf(self.leaf_range(child & !LEAF));
+            } else {
+                let node = &self.nodes[child as usize];
+                let (keys, mask) = query.keys(node);
+                if mask != 0 {
+                    if mask & (mask - 1) == 0 {
+                        child = node.children[mask.trailing_zeros() as usize];
+                    } else {
+                        push_sorted(node, &keys, mask, &mut stack, &mut len);
+                        len -= 1;
+                        child = stack[len].0;
                     }
+                    continue;
                 }
-                continue;
             }
-            let node = &self.nodes[child as usize];
-            let (enter, hit) = slabs.enter(node, best_t);
-            push_sorted(node, &enter, &hit, &mut stack, &mut len);
+            loop {
+                if len == 0 {
+                    return;
+                }
+                len -= 1;
+                let (waiting, key) = stack[len];
+                if query.within_reach(key) {
+                    child = waiting;
+                    break;
+                }
+            }
         }
-        best
     }
 
     /// Calls `visit(i)` for every primitive whose box `ray` meets within
@@ -280,8 +318,8 @@ impl<N: Real> Bvh<N> {
                 continue;
             }
             let node = &self.nodes[child as usize];
-            let (enter, hit) = slabs.enter(node, max_t);
-            push_sorted(node, &enter, &hit, &mut stack, &mut len);
+            let (enter, hits) = slabs.enter(node, max_t);
+            push_sorted(node, &enter, hits, &mut stack, &mut len);
         }
     }
 
@@ -355,58 +393,23 @@ impl<N: Real> Bvh<N> {
 
     /// [`Bvh::closest`] with primitives named by their positions in the
     /// [tree order](Bvh::tree_order).
-    pub fn closest_in_tree_order<F>(
-        &self,
-        point: &Point3<N>,
-        max_distance: N,
-        mut test: F,
-    ) -> Option<(u32, N)>
+    pub fn closest_in_tree_order<F>(&self, point: &Point3<N>, max_distance: N, test: F) -> Option<(u32, N)>
     where
         F: FnMut(u32, N) -> Option<N>,
     {
         if self.nodes.is_empty() || !point.iter().all(|c| c.is_finite()) || !non_negative(max_distance) {
             return None;
         }
-        let p = [point.x, point.y, point.z];
-        let widen = widening::<N>();
-        let mut best: Option<(u32, N)> = None;
-        let mut best_distance = max_distance;
-        // Keys are squared box distances.
-        let mut stack = [(0 as ChildRef, N::zero()); STACK_SIZE];
-        let mut len = 1;
-        while len > 0 {
-            len -= 1;
-            let (child, key) = stack[len];
-            if key > best_distance * best_distance * widen {
-                continue;
-            }
-            if child & LEAF != 0 {
-                let range = self.leaf_range(child & !LEAF);
-                // A leaf of several primitives: each one's own box is
-                // tested first (that of a lone primitive is the leaf's).
-                let several = range.len() > 1;
-                for p in range {
-                    if several
-                        && box_distance_squared(&self.boxes[p], point) > best_distance * best_distance * widen
-                    {
-                        continue;
-                    }
-                    if let Some(d) = test(p as u32, best_distance)
-                        && (d < best_distance || (best.is_none() && d <= best_distance))
-                    {
-                        best_distance = d;
-                        best = Some((p as u32, d));
-                    }
-                }
-                continue;
-            }
-            let node = &self.nodes[child as usize];
-            let keys = box_distances_squared(node, &p);
-            let limit = best_distance * best_distance * widen;
-            let hit = keys.map(|k| k <= limit);
-            push_sorted(node, &keys, &hit, &mut stack, &mut len);
-        }
-        best
+        let mut query = Closest {
+            bvh: self,
+            point: *point,
+            widen: widening::<N>(),
+            best: None,
+            best_distance: max_distance,
+            test,
+        };
+        self.visit_nearest_first(&mut query);
+        query.best
     }
 
     /// Calls `pair(i, j)` once for every primitive `i` of this tree and `j`
@@ -644,6 +647,96 @@ impl<N: Real> Bvh<N> {
             self.leaf_pairs(other, x & !LEAF, y & !LEAF, pair);
         } else {
             stack.push(PairTask::new(x, y));
+        }
+    }
+}
+
+/// [`Bvh::ray_cast_in_tree_order`]'s traversal state.
+struct FirstHit<N: Real, F> {
+    slabs: Slabs<N>,
+    widen: N,
+    best: Option<(u32, N)>,
+    best_t: N,
+    test: F,
+}
+
+impl<N: Real, F: FnMut(u32, N) -> Option<N>> NearestFirst<N> for FirstHit<N, F> {
+    #[inline(always)]
+    fn keys(&self, node: &Node<N>) -> ([N; WIDTH], u32) {
+        self.slabs.enter(node, self.best_t)
+    }
+
+    #[inline(always)]
+    fn within_reach(&self, enter: N) -> bool {
+        enter <= self.best_t * self.widen
+    }
+
+    #[inline(always)]
+    fn leaf(&mut self, positions: std::ops::Range<usize>) {
+        for p in positions {
+            if let Some(t) = (self.test)(p as u32, self.best_t)
+                && (t < self.best_t || (self.best.is_none() && t <= self.best_t))
+            {
+                self.best_t = t;
+                self.best = Some((p as u32, t));
+            }
+        }
+    }
+}
+
+/// [`Bvh::closest_in_tree_order`]'s traversal state; keys are squared box
+/// distances.
+struct Closest<'a, N: Real, F> {
+    bvh: &'a Bvh<N>,
+    point: Point3<N>,
+    widen: N,
+    best: Option<(u32, N)>,
+    best_distance: N,
+    test: F,
+}
+
+impl<N: Real, F> Closest<'_, N, F> {
+    /// The squared reach, widened by rounding.
+    #[inline(always)]
+    fn reach_squared(&self) -> N {
+        self.best_distance * self.best_distance * self.widen
+    }
+}
+
+impl<N: Real, F: FnMut(u32, N) -> Option<N>> NearestFirst<N> for Closest<'_, N, F> {
+    #[inline(always)]
+    fn keys(&self, node: &Node<N>) -> ([N; WIDTH], u32) {
+        let keys = box_distances_squared(node, &[self.point.x, self.point.y, self.point.z]);
+        let limit = self.reach_squared();
+        // An empty slot's box is infinitely far, within an infinite reach.
+        let (mut near, mut filled) = (0, 0);
+        for k in 0..WIDTH {
+            near |= u32::from(keys[k] <= limit) << k;
+            filled |= u32::from(node.children[k] != EMPTY) << k;
+        }
+        (keys, near & filled)
+    }
+
+    #[inline(always)]
+    fn within_reach(&self, key: N) -> bool {
+        key <= self.reach_squared()
+    }
+
+    #[inline(always)]
+    fn leaf(&mut self, positions: std::ops::Range<usize>) {
+        // A leaf of several primitives: each one's own box is tested first
+        // (that of a lone primitive is the leaf's).
+        let several = positions.len() > 1;
+        for p in positions {
+            if several && box_distance_squared(&self.bvh.boxes[p], &self.point) > self.reach_squared() {
+                continue;
+            }
+            if let Some(d) = (self.test)(p as u32, self.best_distance)
+                && (d < self.best_distance || (self.best.is_none() && d <= self.best_distance))
+            {
+                self.best_distance = d;
+                self.best = Some((p as u32, d));
+            }
         }
     }
 }

@@ -24,7 +24,7 @@ mod closest;
 mod ray;
 
 pub use closest::project_point_triangle;
-pub use ray::{ray_cast_triangle, ray_cast_triangle_filtered};
+pub use ray::{TriangleRay, ray_cast_triangle, ray_cast_triangle_filtered};
 
 use geom_core::{
     Aabb, GeomError, Lane, LaneHit, LaneProjection, LaneShape, PointProjection, Ray, RayHit, Real, Shape,

@@ -32,8 +32,9 @@ pub fn ray_cast_triangle<T: Lane>(
     c: &Point3<T>,
     max_t: T,
 ) -> LaneHit<T> {
-    let edges = compensated_edge_functions(ray, a, b, c);
-    hit_from_edge_functions(ray, a, b, c, max_t, edges)
+    let inverse_speed_squared = T::one() / ray.dir.norm_squared();
+    let edges = compensated_edge_functions(ray, inverse_speed_squared, a, b, c);
+    crossing(ray, inverse_speed_squared, a, b, c, max_t, edges).hit()
 }
 
 /// [`ray_cast_triangle`] for one ray, the same answer bit for bit, faster
@@ -57,16 +58,102 @@ pub fn ray_cast_triangle_filtered<N: Real>(
     c: &Point3<N>,
     max_t: N,
 ) -> LaneHit<N> {
-    match filtered_edge_functions(ray, a, b, c) {
-        Filtered::Miss => LaneHit {
-            mask: false,
-            t: N::zero(),
-            normal: Vector3::zeros(),
-            face: N::zero(),
-        },
-        Filtered::Decided(edges) => hit_from_edge_functions(ray, a, b, c, max_t, edges),
-        Filtered::Undecided => ray_cast_triangle(ray, a, b, c, max_t),
+    TriangleRay::new(ray).cast(a, b, c, max_t)
+}
+
+/// A ray prepared for testing many triangles, as a mesh or a heightfield
+/// does: the terms of [`ray_cast_triangle_filtered`] that depend on the ray
+/// alone (the inverse of `|d|²`, a division, and the filter's scales) are
+/// computed once. Its answers are [`ray_cast_triangle_filtered`]'s, bit
+/// for bit.
+///
+/// ```
+/// use geom_core::Ray;
+/// use geom_prims::triangle::TriangleRay;
+/// use nalgebra::{Point3, Vector3};
+///
+/// let ray = TriangleRay::new(&Ray::new(Point3::new(0.2, 0.2, 5.0), Vector3::new(0.0, 0.0, -1.0)));
+/// let (a, b, c) = (Point3::origin(), Point3::new(1.0, 0.0, 0.0), Point3::new(0.0, 1.0, 0.0));
+/// assert_eq!(ray.hit_time(&a, &b, &c, f64::INFINITY), Some(5.0));
+/// assert_eq!(ray.hit_time(&a, &b, &c, 4.0), None);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct TriangleRay<N: Real> {
+    ray: Ray<N>,
+    /// `1 / |d|²`.
+    inverse_speed_squared: N,
+    /// `|o|₁`, part of the filter's bound on the rounding of the ray's
+    /// point level with a triangle.
+    origin_norm_1: N,
+    /// `ε |d|₁`, the scale of the filter's bounds.
+    speed_scale: N,
+    /// The filter's bound on the error of an underflowing product.
+    underflow: N,
+}
+
+impl<N: Real> TriangleRay<N> {
+    /// `ray` prepared for triangle tests.
+    #[inline]
+    pub fn new(ray: &Ray<N>) -> Self {
+        let eps = N::default_epsilon();
+        let dir_norm_1 = norm_1(&ray.dir);
+        let sixty_four: N = nalgebra::convert(64.0);
+        TriangleRay {
+            ray: *ray,
+            inverse_speed_squared: N::one() / ray.dir.norm_squared(),
+            origin_norm_1: norm_1(&ray.origin.coords),
+            speed_scale: eps * dir_norm_1,
+            // Far above the error of any underflowing product, in either
+            // precision.
+            underflow: sixty_four * eps * eps * eps * eps * (dir_norm_1 + N::one()),
+        }
     }
+
+    /// The ray it was made from.
+    pub fn ray(&self) -> &Ray<N> {
+        &self.ray
+    }
+
+    /// [`ray_cast_triangle_filtered`] of this ray and the triangle `a b c`.
+    #[inline]
+    pub fn cast(&self, a: &Point3<N>, b: &Point3<N>, c: &Point3<N>, max_t: N) -> LaneHit<N> {
+        match filtered_edge_functions(self, a, b, c) {
+            Filtered::Miss => LaneHit {
+                mask: false,
+                t: N::zero(),
+                normal: Vector3::zeros(),
+                face: N::zero(),
+            },
+            Filtered::Decided(edges) => {
+                crossing(&self.ray, self.inverse_speed_squared, a, b, c, max_t, edges).hit()
+            }
+            Filtered::Undecided => ray_cast_triangle(&self.ray, a, b, c, max_t),
+        }
+    }
+
+    /// The time of [`TriangleRay::cast`]'s hit, `None` for a miss: the
+    /// same `t`, without the unit normal (a square root and a division)
+    /// that a caller finding the nearest of many triangles needs only for
+    /// the last.
+    #[inline]
+    pub fn hit_time(&self, a: &Point3<N>, b: &Point3<N>, c: &Point3<N>, max_t: N) -> Option<N> {
+        match filtered_edge_functions(self, a, b, c) {
+            Filtered::Miss => None,
+            Filtered::Decided(edges) => {
+                let crossing = crossing(&self.ray, self.inverse_speed_squared, a, b, c, max_t, edges);
+                crossing.mask.then_some(crossing.t)
+            }
+            Filtered::Undecided => ray_cast_triangle(&self.ray, a, b, c, max_t)
+                .into_hit()
+                .map(|hit| hit.t),
+        }
+    }
+}
+
+/// `|v|₁`.
+#[inline(always)]
+fn norm_1<N: Real>(v: &Vector3<N>) -> N {
+    v.x.abs() + v.y.abs() + v.z.abs()
 }
 
 /// What the plain edge functions of [`filtered_edge_functions`] decide.
@@ -83,9 +170,14 @@ enum Filtered<N> {
 /// The edge functions `[bc, ca, ab]` of [`ray_cast_triangle`], from
 /// compensated lateral offsets.
 #[inline]
-fn compensated_edge_functions<T: Lane>(ray: &Ray<T>, a: &Point3<T>, b: &Point3<T>, c: &Point3<T>) -> [T; 3] {
+fn compensated_edge_functions<T: Lane>(
+    ray: &Ray<T>,
+    inverse_speed_squared: T,
+    a: &Point3<T>,
+    b: &Point3<T>,
+    c: &Point3<T>,
+) -> [T; 3] {
     let dir = ray.dir;
-    let inverse_speed_squared = T::one() / dir.norm_squared();
     // The lateral offsets v − d (v·d)/|d|² = (d × v) × d / |d|² for the edge
     // functions, with d × v computed as if in twice the precision from the
     // exact difference: a small triangle far away keeps the bits of its
@@ -117,19 +209,19 @@ fn compensated_edge_functions<T: Lane>(ray: &Ray<T>, a: &Point3<T>, b: &Point3<T
 /// and 8 times `ε` for them, several times more than the sums of the terms.
 #[inline]
 fn filtered_edge_functions<N: Real>(
-    ray: &Ray<N>,
+    prepared: &TriangleRay<N>,
     a: &Point3<N>,
     b: &Point3<N>,
     c: &Point3<N>,
 ) -> Filtered<N> {
     let zero = N::zero();
+    let ray = &prepared.ray;
     let dir = ray.dir;
-    let inverse_speed_squared = N::one() / dir.norm_squared();
+    let inverse_speed_squared = prepared.inverse_speed_squared;
     let along = (a - ray.origin).dot(&dir) * inverse_speed_squared;
     let level = ray.origin + dir * along;
-    let norm_1 = |v: &Vector3<N>| v.x.abs() + v.y.abs() + v.z.abs();
     let eps = N::default_epsilon();
-    let position_scale = norm_1(&level.coords) + norm_1(&ray.origin.coords);
+    let position_scale = norm_1(&level.coords) + prepared.origin_norm_1;
     let shift = eps * position_scale;
     let lateral = |vertex: &Point3<N>| {
         let offset = vertex - level;
@@ -141,15 +233,12 @@ fn filtered_edge_functions<N: Real>(
     let (lateral_a, reach_a) = lateral(a);
     let (lateral_b, reach_b) = lateral(b);
     let (lateral_c, reach_c) = lateral(c);
-    let speed_scale = eps * norm_1(&dir);
     let sixty_four: N = nalgebra::convert(64.0);
     let eight: N = nalgebra::convert(8.0);
-    // Far above the error of any underflowing product, in either precision.
-    let underflow = sixty_four * eps * eps * eps * eps * (norm_1(&dir) + N::one());
     let certain = |edge: N, reach_i: N, reach_j: N| {
-        let bound = speed_scale
+        let bound = prepared.speed_scale
             * (sixty_four * reach_i * reach_j + eight * position_scale * (reach_i + reach_j))
-            + underflow;
+            + prepared.underflow;
         // NaN fails the test: not certain.
         if edge.abs() > bound { edge } else { zero }
     };
@@ -179,22 +268,30 @@ fn filtered_edge_functions<N: Real>(
     }
 }
 
-/// The hit of [`ray_cast_triangle`] given its edge functions (only their
-/// signs matter).
+/// Where the ray crosses the triangle's plane, and whether that crossing
+/// is a hit, given the edge functions (only their signs matter): the part
+/// of [`ray_cast_triangle`] every caller needs, before the unit normal.
+struct Crossing<T: Lane> {
+    mask: T::SimdBool,
+    t: T,
+    from_front: T::SimdBool,
+    /// `(b − a) × (c − a)`, not normalised.
+    normal: Vector3<T>,
+}
+
 #[inline]
-fn hit_from_edge_functions<T: Lane>(
+fn crossing<T: Lane>(
     ray: &Ray<T>,
+    inverse_speed_squared: T,
     a: &Point3<T>,
     b: &Point3<T>,
     c: &Point3<T>,
     max_t: T,
     [edge_bc, edge_ca, edge_ab]: [T; 3],
-) -> LaneHit<T> {
+) -> Crossing<T> {
     let zero = T::zero();
-    let one = T::one();
     let dir = ray.dir;
     let ao = a - ray.origin;
-    let inverse_speed_squared = one / dir.norm_squared();
     // The plain lateral of `a` for `t` below: its rounding there is a
     // relative ε of `t`, and it keeps exact answers exact.
     let plain_lateral_a = ao - dir * (ao.dot(&dir) * inverse_speed_squared);
@@ -229,16 +326,29 @@ fn hit_from_edge_functions<T: Lane>(
     let speed_noise = dir_abs.dot(&cross_bound) * (lit::<T>(2.0) * epsilon)
         + dir_abs.dot(&abs(&normal)) * (lit::<T>(3.0) * epsilon);
     let crosses_plane = speed.simd_abs().simd_gt(speed_noise);
-    let mask = finite & crosses_plane & (from_front | from_back) & t.simd_ge(zero) & t.simd_le(max_t);
-    // `with_length` rescales where `|n|²` overflows or underflows (a vertex
-    // near 1e300 in f64, 1e35 in f32) and is bit-identical otherwise.
-    let (scaled_normal, normal_length) = geom_core::ray::with_length(&normal);
-    let facing = scaled_normal / normal_length;
-    LaneHit {
-        mask,
+    Crossing {
+        mask: finite & crosses_plane & (from_front | from_back) & t.simd_ge(zero) & t.simd_le(max_t),
         t,
-        normal: facing.select(from_front, -facing),
-        face: zero.select(from_front, one),
+        from_front,
+        normal,
+    }
+}
+
+impl<T: Lane> Crossing<T> {
+    /// The hit, with the unit normal facing the ray.
+    #[inline]
+    fn hit(self) -> LaneHit<T> {
+        let (zero, one) = (T::zero(), T::one());
+        // `with_length` rescales where `|n|²` overflows or underflows (a vertex
+        // near 1e300 in f64, 1e35 in f32) and is bit-identical otherwise.
+        let (scaled_normal, normal_length) = geom_core::ray::with_length(&self.normal);
+        let facing = scaled_normal / normal_length;
+        LaneHit {
+            mask: self.mask,
+            t: self.t,
+            normal: facing.select(self.from_front, -facing),
+            face: zero.select(self.from_front, one),
+        }
     }
 }
 
@@ -330,13 +440,16 @@ mod tests {
             let full = super::ray_cast_triangle(ray, &tri[0], &tri[1], &tri[2], max_t);
             let fast = super::ray_cast_triangle_filtered(ray, &tri[0], &tri[1], &tri[2], max_t);
             let decided = !matches!(
-                super::filtered_edge_functions(ray, &tri[0], &tri[1], &tri[2]),
+                super::filtered_edge_functions(&super::TriangleRay::new(ray), &tri[0], &tri[1], &tri[2]),
                 super::Filtered::Undecided
             );
             assert_eq!(full.mask, fast.mask, "{ray:?} {tri:?}");
             if full.mask {
                 assert_eq!((full.t, full.normal, full.face), (fast.t, fast.normal, fast.face));
             }
+            // The time alone, from a ray prepared once.
+            let time = super::TriangleRay::new(ray).hit_time(&tri[0], &tri[1], &tri[2], max_t);
+            assert_eq!(time, full.mask.then_some(full.t), "{ray:?} {tri:?}");
             decided
         }
         let mut rng = TestRng::new(77);

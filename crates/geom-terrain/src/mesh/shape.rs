@@ -2,7 +2,7 @@
 
 use geom_core::distance::closest_point_on_triangle_branching;
 use geom_core::{Aabb, FeatureId, PointProjection, Ray, RayHit, Real, Shape, ShapeKind};
-use geom_prims::triangle::ray_cast_triangle_filtered;
+use geom_prims::triangle::TriangleRay;
 use nalgebra::{Point3, Vector3};
 
 use super::TriMesh;
@@ -128,11 +128,10 @@ impl<N: Real> Shape<N> for TriMesh<N> {
                 feature: FeatureId::Unknown,
             });
         }
+        let prepared = TriangleRay::new(ray);
         let (position, t) = self.bvh.ray_cast_in_tree_order(ray, max_t, |p, limit| {
             let (_, triangle) = self.at_tree_position(p);
-            ray_cast_triangle_filtered(ray, &triangle.a, &triangle.b, &triangle.c, limit)
-                .into_hit()
-                .map(|hit| hit.t)
+            prepared.hit_time(&triangle.a, &triangle.b, &triangle.c, limit)
         })?;
         // The hit triangle is in cache: its normal is recomputed (the
         // stored one, bit for bit) rather than read from the scattered
