@@ -116,6 +116,9 @@ pub struct TriMesh<N: Real> {
     vertex_triangles: Vec<u32>,
 }
 
+/// The most triangles a mesh holds (2²⁷, the limit of its tree).
+pub const MAX_TRIANGLES: usize = 1 << 27;
+
 /// A triangle's vertices and its index, as the tree's order stores them.
 #[derive(Clone, Debug)]
 struct TreeTriangle<N: Real> {
@@ -152,8 +155,8 @@ impl<N: Real> TriMesh<N> {
     /// The mesh of `indices` (three vertex indices per triangle,
     /// counter-clockwise about its front) over `vertices`.
     ///
-    /// `Err` names the first bad input: no triangle, a vertex with a
-    /// non-finite coordinate or beyond
+    /// `Err` names the first bad input: no triangle or more than
+    /// [`MAX_TRIANGLES`], a vertex with a non-finite coordinate or beyond
     /// [`max_coordinate`](crate::max_coordinate), an index out of range, or a
     /// degenerate triangle (a repeated index, or vertices collinear to
     /// within rounding: no normal to speak of).
@@ -164,6 +167,14 @@ impl<N: Real> TriMesh<N> {
                 "indices",
                 "[]",
                 "must hold at least one triangle",
+            ));
+        }
+        if indices.len() > MAX_TRIANGLES {
+            return Err(GeomError::invalid(
+                "trimesh",
+                "indices",
+                format_args!("{} triangles", indices.len()),
+                "must hold at most 2^27 (134217728) triangles, the tree's limit",
             ));
         }
         let limit = crate::max_coordinate::<N>();
