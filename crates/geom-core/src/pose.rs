@@ -356,12 +356,32 @@ pub fn translated_ray_to_local<T: Lane>(
         return restarted;
     }
     let identity = translation.x.simd_eq(zero) & translation.y.simd_eq(zero) & translation.z.simd_eq(zero);
+    let unmoved = unmoved_ray(ray, translation, max_t);
     LocalRay {
-        ray: Ray::new(Point3::from(relative.select(identity, start)), dir),
-        max_t: (max_t / t_scale).select(identity, unbounded),
-        t_start: zero.select(identity, t_start),
+        ray: Ray::new(unmoved.ray.origin.coords.select(identity, start).into(), dir),
+        max_t: unmoved.max_t.select(identity, unbounded),
+        t_start: unmoved.t_start.select(identity, t_start),
         t_scale,
-        usable: (usable & identity) | (restarted.usable & !identity),
+        usable: (unmoved.usable & identity) | (restarted.usable & !identity),
+    }
+}
+
+/// [`translated_ray_to_local`] for a pose whose rotation is the identity
+/// and whose translation is zero (`translation` is `±0`): the ray passes
+/// through untouched (its `dir` scaled by [`dir_scale`]), with nothing to
+/// restart. The same bits as that function's answer for such a pose,
+/// without computing the restart it discards (a static mesh or terrain,
+/// most often at the identity, casts this way).
+#[inline]
+pub fn unmoved_ray<T: Lane>(ray: &Ray<T>, translation: &Vector3<T>, max_t: T) -> LocalRay<T> {
+    let t_scale = dir_scale(&ray.dir);
+    LocalRay {
+        // `origin − ±0`, as the general path computes it (−0 − −0 is +0).
+        ray: Ray::new(Point3::from(ray.origin.coords - translation), ray.dir * t_scale),
+        max_t: max_t / t_scale,
+        t_start: T::zero(),
+        t_scale,
+        usable: all_finite(&ray.origin.coords) & all_finite(&ray.dir),
     }
 }
 
@@ -452,6 +472,60 @@ mod tests {
                 assert_eq!(scalar.to_bits(), scales64.extract(k).to_bits(), "{dir:?}");
                 check(dir.x.abs().max(dir.y.abs()), scalar);
             }
+        }
+    }
+
+    /// The identity pose's shortcut (`unmoved_ray`, taken by
+    /// `ray_cast_posed`) gives the general path's local ray bit for bit:
+    /// translations `+0` and `−0`, origins with signed zeros, directions
+    /// that `dir_scale` rescales, finite and infinite `max_t`, and rays
+    /// that are not finite.
+    #[test]
+    fn the_identity_shortcut_is_the_general_path() {
+        fn bits(local: &LocalRay<f32>) -> ([u32; 9], bool) {
+            let o = local.ray.origin;
+            let d = local.ray.dir;
+            let v = [
+                o.x,
+                o.y,
+                o.z,
+                d.x,
+                d.y,
+                d.z,
+                local.max_t,
+                local.t_start,
+                local.t_scale,
+            ];
+            (v.map(f32::to_bits), local.usable)
+        }
+        let mut rng = geom_random::Rng::from_state(0x1D_E471);
+        let sphere = RestartSphere {
+            offset: Vector3::new(0.5, -0.25, 2.0),
+            radius: 3.0,
+        };
+        for k in 0..4000 {
+            let mut origin = [0, 1, 2].map(|_| rng.range(-50.0, 50.0) as f32);
+            let mut dir = [0, 1, 2].map(|_| rng.range(-1.0, 1.0) as f32);
+            match k % 8 {
+                0 => origin = [-0.0, 0.0, -0.0],
+                1 => dir[k / 8 % 3] *= 1e30,
+                2 => dir = dir.map(|c| c * 1e-30),
+                3 => dir[1] = 0.0,
+                4 => origin[2] = f32::NAN,
+                _ => {}
+            }
+            let ray = Ray::new(Point3::from(origin), Vector3::from(dir));
+            let max_t = [f32::INFINITY, 10.0, f32::MAX, 0.0][k % 4];
+            let translation = if k % 2 == 0 {
+                Vector3::zeros()
+            } else {
+                Vector3::new(-0.0, -0.0, -0.0)
+            };
+            let pose = Isometry3::from_parts(translation.into(), nalgebra::UnitQuaternion::identity());
+            let matrix = PoseMatrix::new(&pose);
+            let general = matrix.ray_to_local(&ray, max_t, &sphere);
+            let shortcut = unmoved_ray(&ray, &translation, max_t);
+            assert_eq!(bits(&general), bits(&shortcut), "{ray:?} {max_t} {translation:?}");
         }
     }
 

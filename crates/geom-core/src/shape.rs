@@ -293,8 +293,18 @@ pub fn ray_cast_posed<N: Real, S: Shape<N> + ?Sized>(
     if !ray.is_finite() {
         return None;
     }
-    let matrix = PoseMatrix::new(pose);
-    let local = matrix.ray_to_local(ray, max_t, &matrix.restart_sphere(&shape.local_aabb()));
+    // The identity pose passes the ray through untouched: no matrix, no
+    // restart sphere (the same bits as the general path, which selects
+    // that answer for it).
+    let translation = pose.translation.vector;
+    let identity = pose.rotation.quaternion().imag() == Vector3::zeros() && translation == Vector3::zeros();
+    let (local, matrix) = if identity {
+        (crate::pose::unmoved_ray(ray, &translation, max_t), None)
+    } else {
+        let matrix = PoseMatrix::new(pose);
+        let sphere = matrix.restart_sphere(&shape.local_aabb());
+        (matrix.ray_to_local(ray, max_t, &sphere), Some(matrix))
+    };
     if !local.usable {
         return None;
     }
@@ -305,7 +315,11 @@ pub fn ray_cast_posed<N: Real, S: Shape<N> + ?Sized>(
         normal: hit.normal,
         face: N::zero(),
     };
-    let world = matrix.hit_to_world(&local, &lane_hit, max_t);
+    let world = match matrix {
+        Some(matrix) => matrix.hit_to_world(&local, &lane_hit, max_t),
+        // A pure translation's: the normal is not rotated.
+        None => crate::pose::translated_hit_to_world(&local, &lane_hit, max_t),
+    };
     world.mask.then_some(RayHit {
         t: world.t,
         normal: world.normal,
