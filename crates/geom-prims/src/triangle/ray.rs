@@ -61,7 +61,7 @@ pub fn ray_cast_triangle_filtered<N: Real>(
     TriangleRay::new(ray).cast(a, b, c, max_t)
 }
 
-/// A ray prepared for testing many triangles, as a mesh or a heightfield
+/// A ray prepared for testing many triangles, as a mesh
 /// does: the terms of [`ray_cast_triangle_filtered`] that depend on the ray
 /// alone (the inverse of `|d|²`, a division, and the filter's scales) are
 /// computed once. Its answers are [`ray_cast_triangle_filtered`]'s, bit
@@ -279,6 +279,8 @@ struct Crossing<T: Lane> {
     normal: Vector3<T>,
 }
 
+/// The [`Crossing`] of `ray` with the triangle `a b c`, given its edge
+/// functions and `1 / |d|²`.
 #[inline]
 fn crossing<T: Lane>(
     ray: &Ray<T>,
