@@ -207,8 +207,13 @@ fn box_queries_equal_brute_force() {
 #[test]
 fn closest_equals_brute_force() {
     let mut rng = Rng::new(5);
-    for options in options() {
-        let boxes = random_boxes(&mut rng, 500);
+    // Small trees have nodes with empty slots, whose boxes are infinitely
+    // far: within an infinite reach, they must still be skipped.
+    for (options, count) in options()
+        .into_iter()
+        .flat_map(|o| [1, 2, 3, 6, 500].map(|n| (o, n)))
+    {
+        let boxes = random_boxes(&mut rng, count);
         let bvh = Bvh::build_with(&boxes, options);
         for _ in 0..300 {
             let p = Point3::from(rng.vector(90.0));
@@ -226,6 +231,16 @@ fn closest_equals_brute_force() {
                 Some(box_distance(&boxes[i as usize], &p))
             });
             assert_eq!(hit.map(|(_, d)| d), expected, "{p:?} within {max_distance}");
+            // Every primitive skipped: the reach stays infinite to the end.
+            let mut tested = 0;
+            assert_eq!(
+                bvh.closest(&p, f64::INFINITY, |_, _| {
+                    tested += 1;
+                    None
+                }),
+                None
+            );
+            assert_eq!(tested, count);
         }
     }
 }
