@@ -1,6 +1,7 @@
 //! `compare`: the benchmark pairs of `geom-benches` with a plain timing loop
-//! (warm-up, then the median of several repetitions), printed as one JSON
-//! object on stdout and as a table on stderr.
+//! (warm-up, then the median of several repetitions, geom's and parry3d's
+//! taken in turn), printed as one JSON object on stdout and as a table on
+//! stderr.
 //!
 //! ```text
 //! cargo run --release -p geom-benches --bin compare -- [--quick] [--threads N] [--plot FILE.svg]
@@ -84,24 +85,38 @@ fn print_hit_fractions() {
     println!("ellipsoid {:.3}", hit_fraction(&shapes::ellipsoid(), &rays));
 }
 
-/// Median ns per item of `pass`: one warm-up that also sizes a repetition
-/// (enough passes to last `min_rep`), then `reps` timed repetitions.
-fn time_pass(pass: &mut Pass, items: usize, reps: usize, min_rep: Duration) -> f64 {
-    let start = Instant::now();
-    black_box(pass());
-    let once = start.elapsed().max(Duration::from_nanos(1));
-    let passes = (min_rep.as_secs_f64() / once.as_secs_f64()).ceil().max(1.0) as usize;
-    let mut samples: Vec<f64> = (0..reps)
-        .map(|_| {
+/// Median ns per item of each pass: one warm-up of each that also sizes
+/// its repetition (enough passes to last `min_rep`), then `reps` timed
+/// repetitions of each, taken in turn (geom, parry3d, geom, …) so that a
+/// change in the machine's speed during the measure (a shared host) falls
+/// on both sides of the ratio alike.
+fn time_passes(passes: &mut [&mut Pass], items: usize, reps: usize, min_rep: Duration) -> Vec<f64> {
+    let counts: Vec<usize> = passes
+        .iter_mut()
+        .map(|pass| {
             let start = Instant::now();
-            for _ in 0..passes {
-                black_box(pass());
-            }
-            start.elapsed().as_secs_f64() * 1e9 / (passes * items) as f64
+            black_box(pass());
+            let once = start.elapsed().max(Duration::from_nanos(1));
+            (min_rep.as_secs_f64() / once.as_secs_f64()).ceil().max(1.0) as usize
         })
         .collect();
-    samples.sort_by(f64::total_cmp);
-    samples[samples.len() / 2]
+    let mut samples = vec![Vec::with_capacity(reps); passes.len()];
+    for _ in 0..reps {
+        for ((pass, &count), samples) in passes.iter_mut().zip(&counts).zip(&mut samples) {
+            let start = Instant::now();
+            for _ in 0..count {
+                black_box(pass());
+            }
+            samples.push(start.elapsed().as_secs_f64() * 1e9 / (count * items) as f64);
+        }
+    }
+    samples
+        .into_iter()
+        .map(|mut samples| {
+            samples.sort_by(f64::total_cmp);
+            samples[samples.len() / 2]
+        })
+        .collect()
 }
 
 /// One measured pair.
@@ -432,8 +447,13 @@ fn main() {
         {
             continue;
         }
-        let geom_ns = time_pass(&mut geom, items, reps, min_rep);
-        let parry_ns = parry.map(|mut pass| time_pass(&mut pass, items, reps, min_rep));
+        let (geom_ns, parry_ns) = match parry {
+            Some(mut parry) => {
+                let medians = time_passes(&mut [&mut geom, &mut parry], items, reps, min_rep);
+                (medians[0], Some(medians[1]))
+            }
+            None => (time_passes(&mut [&mut geom], items, reps, min_rep)[0], None),
+        };
         eprintln!(
             "{name:<44} geom {geom_ns:>9.2} ns  parry {:>9}  {}",
             parry_ns.map_or("-".to_string(), |p| format!("{p:.2} ns")),
