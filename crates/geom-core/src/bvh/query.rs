@@ -152,9 +152,9 @@ fn overlaps<N: Real>(node: &Node<N>, aabb: &Aabb<N>) -> [bool; WIDTH] {
 
 /// Pushes the children flagged in `mask` (bit `k` for child `k`) onto
 /// `stack`, farthest first (so the nearest is popped first), with their
-/// keys; children of equal keys keep their order. Every child is written and the length advances by
-/// whether it is pushed (no branch on the outcome of each child's test),
-/// then the few pushed are sorted in place.
+/// keys; children of equal keys keep their order. Every child is written
+/// and the length advances by whether it is pushed (no branch on the
+/// outcome of each child's test), then the few pushed are sorted in place.
 #[inline(always)]
 fn push_sorted<N: Real>(
     node: &Node<N>,
@@ -174,6 +174,32 @@ fn push_sorted<N: Real>(
         while at > base && stack[at - 1].1 < stack[at].1 {
             stack.swap(at - 1, at);
             at -= 1;
+        }
+    }
+}
+
+/// The best answer of a nearest-first query so far, and the reach it
+/// leaves: `max_t` or `max_distance` until one is found.
+struct Best<N> {
+    found: Option<(u32, N)>,
+    reach: N,
+}
+
+impl<N: Real> Best<N> {
+    fn new(reach: N) -> Self {
+        Best { found: None, reach }
+    }
+
+    /// Keeps `answer` for primitive `p` if it is nearer than the best so
+    /// far (on equal values the first answered wins); an answer beyond the
+    /// reach is ignored.
+    #[inline(always)]
+    fn offer(&mut self, p: u32, answer: Option<N>) {
+        if let Some(value) = answer
+            && (value < self.reach || (self.found.is_none() && value <= self.reach))
+        {
+            self.reach = value;
+            self.found = Some((p, value));
         }
     }
 }
@@ -243,12 +269,11 @@ impl<N: Real> Bvh<N> {
         let mut query = FirstHit {
             slabs: Slabs::new(ray),
             widen: widening::<N>(),
-            best: None,
-            best_t: max_t,
+            best: Best::new(max_t),
             test,
         };
         self.visit_nearest_first(&mut query);
-        query.best
+        query.best.found
     }
 
     /// Visits the tree from the root for `query`: at each node the children
@@ -404,12 +429,11 @@ impl<N: Real> Bvh<N> {
             bvh: self,
             point: *point,
             widen: widening::<N>(),
-            best: None,
-            best_distance: max_distance,
+            best: Best::new(max_distance),
             test,
         };
         self.visit_nearest_first(&mut query);
-        query.best
+        query.best.found
     }
 
     /// Calls `pair(i, j)` once for every primitive `i` of this tree and `j`
@@ -651,47 +675,42 @@ impl<N: Real> Bvh<N> {
     }
 }
 
-/// [`Bvh::ray_cast_in_tree_order`]'s traversal state.
+/// [`Bvh::ray_cast_in_tree_order`]'s traversal state; the reach is the
+/// best time so far.
 struct FirstHit<N: Real, F> {
     slabs: Slabs<N>,
     widen: N,
-    best: Option<(u32, N)>,
-    best_t: N,
+    best: Best<N>,
     test: F,
 }
 
 impl<N: Real, F: FnMut(u32, N) -> Option<N>> NearestFirst<N> for FirstHit<N, F> {
     #[inline(always)]
     fn keys(&self, node: &Node<N>) -> ([N; WIDTH], u32) {
-        self.slabs.enter(node, self.best_t)
+        self.slabs.enter(node, self.best.reach)
     }
 
     #[inline(always)]
     fn within_reach(&self, enter: N) -> bool {
-        enter <= self.best_t * self.widen
+        enter <= self.best.reach * self.widen
     }
 
     #[inline(always)]
     fn leaf(&mut self, positions: std::ops::Range<usize>) {
         for p in positions {
-            if let Some(t) = (self.test)(p as u32, self.best_t)
-                && (t < self.best_t || (self.best.is_none() && t <= self.best_t))
-            {
-                self.best_t = t;
-                self.best = Some((p as u32, t));
-            }
+            let answer = (self.test)(p as u32, self.best.reach);
+            self.best.offer(p as u32, answer);
         }
     }
 }
 
-/// [`Bvh::closest_in_tree_order`]'s traversal state; keys are squared box
-/// distances.
+/// [`Bvh::closest_in_tree_order`]'s traversal state; the reach is the best
+/// distance so far, the keys squared box distances.
 struct Closest<'a, N: Real, F> {
     bvh: &'a Bvh<N>,
     point: Point3<N>,
     widen: N,
-    best: Option<(u32, N)>,
-    best_distance: N,
+    best: Best<N>,
     test: F,
 }
 
@@ -699,7 +718,7 @@ impl<N: Real, F> Closest<'_, N, F> {
     /// The squared reach, widened by rounding.
     #[inline(always)]
     fn reach_squared(&self) -> N {
-        self.best_distance * self.best_distance * self.widen
+        self.best.reach * self.best.reach * self.widen
     }
 }
 
@@ -731,12 +750,8 @@ impl<N: Real, F: FnMut(u32, N) -> Option<N>> NearestFirst<N> for Closest<'_, N, 
             if several && box_distance_squared(&self.bvh.boxes[p], &self.point) > self.reach_squared() {
                 continue;
             }
-            if let Some(d) = (self.test)(p as u32, self.best_distance)
-                && (d < self.best_distance || (self.best.is_none() && d <= self.best_distance))
-            {
-                self.best_distance = d;
-                self.best = Some((p as u32, d));
-            }
+            let answer = (self.test)(p as u32, self.best.reach);
+            self.best.offer(p as u32, answer);
         }
     }
 }

@@ -61,11 +61,10 @@ pub fn ray_cast_triangle_filtered<N: Real>(
     TriangleRay::new(ray).cast(a, b, c, max_t)
 }
 
-/// A ray prepared for testing many triangles, as a mesh
-/// does: the terms of [`ray_cast_triangle_filtered`] that depend on the ray
-/// alone (the inverse of `|d|²`, a division, and the filter's scales) are
-/// computed once. Its answers are [`ray_cast_triangle_filtered`]'s, bit
-/// for bit.
+/// A ray prepared for testing many triangles, as a mesh does: the terms of
+/// [`ray_cast_triangle_filtered`] that depend on the ray alone (the
+/// inverse of `|d|²`, a division, and the filter's scales) are computed
+/// once. Its answers are [`ray_cast_triangle_filtered`]'s, bit for bit.
 ///
 /// ```
 /// use geom_core::Ray;
@@ -131,17 +130,20 @@ impl<N: Real> TriangleRay<N> {
         }
     }
 
-    /// The time of [`TriangleRay::cast`]'s hit, `None` for a miss: the
-    /// same `t`, without the unit normal (a square root and a division)
+    /// The time of [`TriangleRay::cast`]'s hit as
+    /// [`LaneHit::into_hit`] gives it (`None` for a miss or a non-finite
+    /// answer), without the unit normal (a square root and a division)
     /// that a caller finding the nearest of many triangles needs only for
-    /// the last.
+    /// the last. The normal is finite exactly when the unnormalised one
+    /// is: a hit's is not zero (the ray crosses the plane).
     #[inline]
     pub fn hit_time(&self, a: &Point3<N>, b: &Point3<N>, c: &Point3<N>, max_t: N) -> Option<N> {
         match filtered_edge_functions(self, a, b, c) {
             Filtered::Miss => None,
             Filtered::Decided(edges) => {
                 let crossing = crossing(&self.ray, self.inverse_speed_squared, a, b, c, max_t, edges);
-                crossing.mask.then_some(crossing.t)
+                (crossing.mask && crossing.t.is_finite() && all_finite(&crossing.normal))
+                    .then_some(crossing.t)
             }
             Filtered::Undecided => ray_cast_triangle(&self.ray, a, b, c, max_t)
                 .into_hit()
@@ -449,9 +451,9 @@ mod tests {
             if full.mask {
                 assert_eq!((full.t, full.normal, full.face), (fast.t, fast.normal, fast.face));
             }
-            // The time alone, from a ray prepared once.
+            // The time alone, from a ray prepared once: the hit's.
             let time = super::TriangleRay::new(ray).hit_time(&tri[0], &tri[1], &tri[2], max_t);
-            assert_eq!(time, full.mask.then_some(full.t), "{ray:?} {tri:?}");
+            assert_eq!(time, full.into_hit().map(|hit| hit.t), "{ray:?} {tri:?}");
             decided
         }
         let mut rng = TestRng::new(77);

@@ -319,6 +319,13 @@ impl<N: Real> TriMesh<N> {
         self.normals[index] * self.pseudo.orientation
     }
 
+    /// [`TriMesh::front_normal`] of a triangle a query has already loaded
+    /// from the tree's order, recomputed from it (the stored bits) rather
+    /// than read from the scattered stored normals.
+    fn front_normal_of(&self, triangle: &Triangle<N>) -> Vector3<N> {
+        unit_normal(triangle) * self.pseudo.orientation
+    }
+
     fn find_active_edges(&mut self) {
         let cos_threshold = self.active_edge_angle.cos();
         self.active_edges = vec![0; self.indices.len()];

@@ -85,9 +85,7 @@ impl<N: Real> TriMesh<N> {
     pub(super) fn pseudo_normal(&self, nearest: &Nearest<N>) -> Vector3<N> {
         let t = nearest.triangle as usize;
         match region_of(&nearest.weights, N::zero()) {
-            Region::Face => {
-                super::unit_normal(self.at_tree_position(nearest.position).1) * self.pseudo.orientation
-            }
+            Region::Face => self.front_normal_of(self.at_tree_position(nearest.position).1),
             Region::Edge(k) => self.pseudo.edge_normals[t][k],
             Region::Vertex(k) => self.pseudo.vertex_normals[self.indices[t][k] as usize],
         }

@@ -31,7 +31,7 @@ impl<N: Real> TriangleSurface<N> for TriMesh<N> {
     fn face_normal(&self, _id: u32, triangle: &Triangle<N>) -> Vector3<N> {
         // The triangle is the mesh's own (from `visit_triangles`), in
         // cache: its stored normal, bit for bit, without reading it.
-        super::unit_normal(triangle) * self.pseudo.orientation
+        self.front_normal_of(triangle)
     }
 
     fn two_sided(&self) -> bool {
