@@ -73,8 +73,11 @@ struct Object<N: Real, T> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stale {
     Fresh,
-    /// Some object's room (its box in the tree) changed.
+    /// The rooms (boxes in the tree) of the objects in `World::refit`
+    /// changed.
     Refit,
+    /// Many objects' rooms changed: every box is refit.
+    RefitAll,
     Rebuild,
 }
 
@@ -112,6 +115,9 @@ pub struct World<N: Real, T> {
     bvh: Bvh<N>,
     boxes: Vec<Aabb<N>>,
     stale: Stale,
+    /// The slots whose room changed since the tree was last brought up to
+    /// date (some maybe twice), while `stale` is `Refit`.
+    refit: Vec<u32>,
     /// The root box's half area when the tree was built.
     built_area: N,
     /// Every two slots whose roomy boxes overlap, as sorted keys (the
@@ -163,6 +169,7 @@ impl<N: Real, T> World<N, T> {
             bvh: Bvh::build(&[]),
             boxes: Vec::new(),
             stale: Stale::Fresh,
+            refit: Vec::new(),
             built_area: N::zero(),
             roomy_pairs: Vec::new(),
             pairs_valid: false,
@@ -283,15 +290,30 @@ impl<N: Real, T> World<N, T> {
             // query.
             self.roomy[index] = with_room(&aabb, &previous);
             self.unbounded_room[index] = !aabb.is_bounded();
-            if self.stale == Stale::Fresh {
-                self.stale = Stale::Refit;
-            }
+            self.refit_later(handle.index);
             if self.pairs_valid && !self.is_moved[index] {
                 self.is_moved[index] = true;
                 self.moved.push(handle.index);
             }
         }
         true
+    }
+
+    /// Notes that `slot`'s room changed: its box in the tree, and the
+    /// nodes above it, are refit at the next query (the whole tree when
+    /// more than a quarter of the objects moved out of their rooms).
+    fn refit_later(&mut self, slot: u32) {
+        match self.stale {
+            Stale::Fresh | Stale::Refit if self.refit.len() < self.objects.len() / 4 => {
+                self.refit.push(slot);
+                self.stale = Stale::Refit;
+            }
+            Stale::Fresh | Stale::Refit => {
+                self.refit.clear();
+                self.stale = Stale::RefitAll;
+            }
+            Stale::RefitAll | Stale::Rebuild => {}
+        }
     }
 
     /// How many objects the world holds.
@@ -323,9 +345,19 @@ impl<N: Real, T> World<N, T> {
 
     /// Brings the tree up to date with the objects (queries call it).
     pub fn update(&mut self) {
-        if self.stale == Stale::Refit {
-            let (roomy, order) = (&self.roomy, &self.order);
-            self.bvh.refit_with(|i| roomy[order[i as usize] as usize]);
+        if matches!(self.stale, Stale::Refit | Stale::RefitAll) {
+            if self.stale == Stale::Refit {
+                for slot in &mut self.refit {
+                    *slot = self.position_of[*slot as usize];
+                }
+                let (roomy, slot_at) = (&self.roomy, &self.slot_at);
+                self.bvh
+                    .refit_in_tree_order(&self.refit, |p| roomy[slot_at[p as usize] as usize]);
+            } else {
+                let (roomy, order) = (&self.roomy, &self.order);
+                self.bvh.refit_with(|i| roomy[order[i as usize] as usize]);
+            }
+            self.refit.clear();
             let area = self.bvh.root_aabb().map_or(N::zero(), |b| half_area(&b));
             self.stale = if area > self.built_area * nalgebra::convert::<f64, N>(2.0) {
                 Stale::Rebuild
@@ -334,6 +366,7 @@ impl<N: Real, T> World<N, T> {
             };
         }
         if self.stale == Stale::Rebuild {
+            self.refit.clear();
             self.order.clear();
             self.boxes.clear();
             for (index, object) in self.objects.iter().enumerate() {

@@ -236,6 +236,7 @@ fn build_from<N: Real>(boxes: &[Aabb<N>], options: BvhOptions, parallel_from: us
             indices: Vec::new(),
             boxes: Vec::new(),
             positions: Vec::new(),
+            links: None,
         };
     }
     // A parallel build runs the passes over every primitive before and
@@ -291,6 +292,7 @@ fn build_from<N: Real>(boxes: &[Aabb<N>], options: BvhOptions, parallel_from: us
         indices,
         boxes,
         positions,
+        links: None,
     }
 }
 

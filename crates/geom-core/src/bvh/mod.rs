@@ -146,7 +146,7 @@ fn half_area<N: Real>(aabb: &Aabb<N>) -> N {
 
 /// A bounding-volume hierarchy over boxes numbered `0..len()`; see the
 /// [module documentation](self).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Bvh<N: Real> {
     /// Node 0 is the root; a node's children have larger indices.
     nodes: Vec<Node<N>>,
@@ -158,6 +158,59 @@ pub struct Bvh<N: Real> {
     boxes: Vec<Aabb<N>>,
     /// Each primitive's position in the tree order.
     positions: Vec<u32>,
+    /// Where each node and each position hangs in its parent, made by the
+    /// first [`Bvh::refit_in_tree_order`] (a tree never refit in part
+    /// does not pay for it).
+    links: Option<Box<Links>>,
+}
+
+/// Two trees are equal when their nodes, primitives and boxes are: the
+/// links a partial refit made are derived from them.
+impl<N: Real> PartialEq for Bvh<N> {
+    fn eq(&self, other: &Self) -> bool {
+        self.nodes == other.nodes
+            && self.indices == other.indices
+            && self.boxes == other.boxes
+            && self.positions == other.positions
+    }
+}
+
+/// A node's or a leaf's place: its parent node's index and the slot it
+/// fills there, as `parent * WIDTH + slot` ([`NO_PARENT`] for the root).
+type Link = u32;
+/// The root's link.
+const NO_PARENT: Link = u32::MAX;
+
+/// The places a partial refit walks up from: each node's, and each
+/// position's (the place of the leaf holding it).
+#[derive(Clone, Debug)]
+struct Links {
+    node: Vec<Link>,
+    position: Vec<Link>,
+}
+
+impl Links {
+    fn of<N: Real>(bvh: &Bvh<N>) -> Self {
+        let mut links = Links {
+            node: vec![NO_PARENT; bvh.nodes.len()],
+            position: vec![NO_PARENT; bvh.boxes.len()],
+        };
+        for (index, node) in bvh.nodes.iter().enumerate() {
+            for (slot, &child) in node.children.iter().enumerate() {
+                let link = (index * WIDTH + slot) as Link;
+                match child {
+                    EMPTY => {}
+                    c if c & LEAF != 0 => {
+                        for p in bvh.leaf_range(c & !LEAF) {
+                            links.position[p] = link;
+                        }
+                    }
+                    c => links.node[c as usize] = link,
+                }
+            }
+        }
+        links
+    }
 }
 
 impl<N: Real> Bvh<N> {
@@ -287,6 +340,39 @@ impl<N: Real> Bvh<N> {
                 self.nodes[index].set_box(slot, &aabb);
             }
         }
+    }
+
+    /// [`Bvh::refit_with`] for the primitives at `positions` in the
+    /// [tree order](Bvh::tree_order) alone: each one's box becomes
+    /// `box_at(position)`, and the nodes above it are refit as far up as
+    /// their boxes change. The tree is the one a full refit with the same
+    /// boxes makes, node for node; the cost is about the few levels above
+    /// each moved primitive rather than the whole tree.
+    ///
+    /// # Panics
+    ///
+    /// When a position is `len()` or more.
+    pub fn refit_in_tree_order(&mut self, positions: &[u32], box_at: impl Fn(u32) -> Aabb<N>) {
+        let links = self.links.take().unwrap_or_else(|| Box::new(Links::of(self)));
+        for &position in positions {
+            let b = box_at(position);
+            self.boxes[position as usize] = Aabb::new(b.mins, b.maxs);
+            let mut link = links.position[position as usize];
+            let leaf = self.nodes[link as usize / WIDTH].children[link as usize % WIDTH];
+            let mut aabb = self.leaf_box(leaf & !LEAF);
+            // Each node's box is the union of its children's: when a slot
+            // already holds the new box, nothing above it changes.
+            while link != NO_PARENT {
+                let (index, slot) = (link as usize / WIDTH, link as usize % WIDTH);
+                if self.nodes[index].child_box(slot) == aabb {
+                    break;
+                }
+                self.nodes[index].set_box(slot, &aabb);
+                aabb = self.node_box(index);
+                link = links.node[index];
+            }
+        }
+        self.links = Some(links);
     }
 
     fn leaf_box(&self, leaf: u32) -> Aabb<N> {

@@ -301,6 +301,55 @@ fn self_pairs_equal_brute_force_before_and_after_refit() {
     }
 }
 
+/// Every node box as bits: two trees refit alike hold the same bits.
+fn node_bits(bvh: &Bvh<f64>) -> Vec<u64> {
+    bvh.nodes
+        .iter()
+        .flat_map(|n| n.mins.iter().chain(&n.maxs).flatten().map(|c| c.to_bits()))
+        .collect()
+}
+
+#[test]
+fn partial_refit_is_the_full_refit() {
+    let mut rng = Rng::new(8);
+    for options in options() {
+        let mut boxes = random_boxes_up_to(&mut rng, 500, 1.0);
+        let mut partial = Bvh::build_with(&boxes, options);
+        let mut full = partial.clone();
+        for step in 0..8 {
+            // A few boxes (none, some, or most) moved a little, far, grown,
+            // shrunk to a point, or unbounded; some listed twice.
+            let share = [0.0, 0.02, 0.3, 0.9][step % 4];
+            let mut moved = Vec::new();
+            for (i, b) in boxes.iter_mut().enumerate() {
+                if !rng.chance(share) {
+                    continue;
+                }
+                *b = match rng.below(5) {
+                    0 => Aabb::new(b.mins + rng.vector(0.5), b.maxs + rng.vector(0.5)),
+                    1 => Aabb::from_half_extents(
+                        Point3::from(rng.vector(70.0)),
+                        Vector3::repeat(rng.range(0.0, 3.0)),
+                    ),
+                    2 => b.loosened(rng.range(0.0, 4.0)),
+                    3 => Aabb::new(b.center(), b.center()),
+                    _ => Aabb::new(Point3::new(f64::NEG_INFINITY, b.mins.y, b.mins.z), b.maxs),
+                };
+                moved.push(partial.positions[i]);
+                if rng.chance(0.1) {
+                    moved.push(partial.positions[i]);
+                }
+            }
+            let order = partial.tree_order().to_vec();
+            partial.refit_in_tree_order(&moved, |p| boxes[order[p as usize] as usize]);
+            full.refit(&boxes);
+            assert_eq!(node_bits(&partial), node_bits(&full), "step {step}");
+            assert!(partial == full);
+            assert_eq!(tree_self_pairs(&partial), brute_self_pairs(&boxes), "step {step}");
+        }
+    }
+}
+
 #[test]
 fn pairs_of_two_trees_equal_brute_force() {
     let mut rng = Rng::new(7);
