@@ -180,6 +180,20 @@ impl<N: Real> Aabb<N> {
         moved.unbounded_where_nan()
     }
 
+    /// The world box under `pose` of the local box `±half` around the
+    /// origin (a cuboid's, an ellipsoid's): [`Aabb::transformed`] of that
+    /// box without forming it, for the shapes whose box is asked at every
+    /// move.
+    #[inline]
+    pub fn centred_transformed(half: &Vector3<N>, pose: &Isometry3<N>) -> Self {
+        let center = Point3::from(pose.translation.vector);
+        let moved = Aabb::from_half_extents(center, abs_rotation_times(pose, half));
+        if moved.is_bounded() {
+            return moved;
+        }
+        Aabb::from_half_extents(Point3::origin(), *half).transformed(pose)
+    }
+
     /// [`Aabb::transformed`] for a box reaching infinity (a shape whose
     /// size overflows): interval arithmetic per rotation entry (Arvo,
     /// "Transforming Axis-Aligned Bounding Boxes", 1990), skipping zero
@@ -319,6 +333,52 @@ mod tests {
                 abs_rotation_times(&pose32, &half32).map(f32::to_bits),
                 expected32.map(f32::to_bits)
             );
+        }
+    }
+
+    #[test]
+    fn centred_transformed_is_transformed_of_the_centred_box() {
+        // Bit for bit, including half extents of zero, near the overflow
+        // limit and infinite, and non-finite poses (every bound then
+        // finite or infinite, never NaN).
+        let mut rng = geom_random::Rng::new(4);
+        let sizes = [0.0, 1e-3, 1.0, 7.5, 1e300, f64::MAX, f64::INFINITY];
+        for case in 0..3000 {
+            let mut half = Vector3::from_fn(|_, _| sizes[rng.below(sizes.len())] * rng.range(0.5, 1.0));
+            if case % 3 == 0 {
+                half = Vector3::new(rng.range(0.0, 2.0), rng.range(0.0, 2.0), rng.range(0.0, 2.0));
+            }
+            let rotation = if case % 7 == 0 {
+                UnitQuaternion::identity()
+            } else {
+                UnitQuaternion::from_scaled_axis(Vector3::new(
+                    rng.range(-3.0, 3.0),
+                    rng.range(-3.0, 3.0),
+                    rng.range(-3.0, 3.0),
+                ))
+            };
+            let mut translation =
+                Vector3::new(rng.range(-1e3, 1e3), rng.range(-1e3, 1e3), rng.range(-1e3, 1e3));
+            if case % 11 == 0 {
+                translation[rng.below(3)] = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY][rng.below(3)];
+            }
+            let pose = Isometry3::from_parts(translation.into(), rotation);
+            let bits = |b: &Aabb<f64>| {
+                b.mins
+                    .iter()
+                    .chain(b.maxs.iter())
+                    .map(|c| c.to_bits())
+                    .collect::<Vec<_>>()
+            };
+            let direct = Aabb::centred_transformed(&half, &pose);
+            let general = Aabb::from_half_extents(Point3::origin(), half).transformed(&pose);
+            assert_eq!(bits(&direct), bits(&general), "{half:?} {pose:?}");
+            assert!(direct.mins.iter().chain(direct.maxs.iter()).all(|c| !c.is_nan()));
+            let (pose32, half32): (Isometry3<f32>, Vector3<f32>) =
+                (nalgebra::convert(pose), nalgebra::convert(half));
+            let direct32 = Aabb::centred_transformed(&half32, &pose32);
+            let general32 = Aabb::from_half_extents(Point3::origin(), half32).transformed(&pose32);
+            assert_eq!(direct32, general32, "{half32:?} {pose32:?}");
         }
     }
 

@@ -119,6 +119,10 @@ impl<N: Real> Shape<N> for Cuboid<N> {
         Aabb::from_half_extents(Point3::origin(), self.half_extents)
     }
 
+    fn aabb(&self, pose: &nalgebra::Isometry3<N>) -> Aabb<N> {
+        Aabb::centred_transformed(&self.half_extents, pose)
+    }
+
     fn ray_cast_local(&self, ray: &Ray<N>, max_t: N, solid: bool) -> Option<RayHit<N>> {
         self.ray_cast_lanes(ray, max_t, solid).into_hit()
     }
