@@ -78,6 +78,21 @@ fn churned_world(rng: &mut Rng, count: usize) -> (World<f64, usize>, Vec<(Handle
             assert!(world.set_pose(handle, moved));
         }
     }
+    // Then a few objects move, some far: fewer than an eighth, so the
+    // next query refits their boxes and the nodes above them only.
+    let mut pairs = Vec::new();
+    world.candidate_pairs(&mut pairs);
+    for _ in 0..count / 10 {
+        let (handle, _) = live[rng.below(live.len())];
+        let (_, pose, _) = world.get(handle).unwrap();
+        let step = if rng.chance(0.3) {
+            rng.vector(20.0)
+        } else {
+            rng.vector(2.0)
+        };
+        let moved = Isometry3::from_parts((pose.translation.vector + step).into(), pose.rotation);
+        assert!(world.set_pose(handle, moved));
+    }
     (world, live)
 }
 
@@ -113,6 +128,16 @@ fn queries_equal_brute_force_through_churn() {
         let mut parallel = Vec::new();
         world.par_candidate_pairs(&mut parallel);
         assert_eq!(parallel, expected);
+    }
+    // Every object's own box finds the object (the tree holds every box
+    // where it is now, refit or not).
+    for (handle, shape, pose) in &objects {
+        let mut found = false;
+        world.visit_aabb(&shape.aabb(pose), |h| {
+            found |= h == *handle;
+            !found
+        });
+        assert!(found, "{handle:?}");
     }
     // Ray casts: the nearest object's hit.
     for _ in 0..300 {
@@ -341,9 +366,12 @@ fn pairs_kept_between_steps_equal_brute_force_at_every_step() {
         let mut pairs = Vec::new();
         let (mut traversal_steps, mut query_steps) = (0, 0);
         for step in 0..80 {
+            // A few (fewer than an eighth: a partial refit), a fifth, most
+            // (a traversal of the whole tree) or none.
             let share = match step % 10 {
                 9 => 0.0,
                 5 => 0.8,
+                2 | 3 => 0.04,
                 _ => 0.2,
             };
             let moving = (objects.len() as f64 * share) as usize;
