@@ -1,76 +1,17 @@
-//! Binned-SAH construction of a binary tree, collapsed into four-wide nodes.
-
-use std::sync::atomic::AtomicU32;
+//! Binned-SAH construction of four-wide nodes: each node is made by
+//! binary splits of its primitives, the widest part opened until four are
+//! held, and then each part that is not a leaf becomes a node in turn.
 
 use nalgebra::Point3;
 
 use super::{
-    Bvh, BvhOptions, ChildRef, EMPTY, LEAF, LEAF_COUNT_BITS, MAX_PRIMITIVES, Node, SAH_DEPTH, WIDTH,
-    half_area,
+    Bvh, BvhOptions, ChildRef, LEAF, LEAF_COUNT_BITS, MAX_PRIMITIVES, Node, SAH_DEPTH, WIDTH, half_area,
 };
 use crate::aabb::Aabb;
 use crate::scalar::Real;
 
 /// Bins along the split axis.
 const BINS: usize = 16;
-
-/// A node of the temporary binary tree.
-enum Binary<N: Real> {
-    Leaf {
-        aabb: Aabb<N>,
-        start: u32,
-        count: u32,
-    },
-    Inner {
-        aabb: Aabb<N>,
-        left: BinaryRef,
-        right: BinaryRef,
-    },
-}
-
-/// Where a node of the binary tree is: the segment holding it and its
-/// index there.
-#[derive(Clone, Copy)]
-struct BinaryRef {
-    segment: u32,
-    index: u32,
-}
-
-/// The binary nodes one task of the build pushed (the whole tree for a
-/// sequential build). A parallel build's tasks each fill their own, named
-/// by an id taken when the task starts, and the collapse reads the nodes
-/// where they are: no task's nodes are copied into its parent's.
-struct Segment<N: Real> {
-    id: u32,
-    nodes: Vec<Binary<N>>,
-}
-
-impl<N: Real> Segment<N> {
-    /// An empty segment with room for `capacity` nodes.
-    fn new(id: u32, capacity: usize) -> Self {
-        Segment {
-            id,
-            nodes: Vec::with_capacity(capacity),
-        }
-    }
-
-    /// Appends `node` and returns where it is.
-    fn push(&mut self, node: Binary<N>) -> BinaryRef {
-        self.nodes.push(node);
-        BinaryRef {
-            segment: self.id,
-            index: (self.nodes.len() - 1) as u32,
-        }
-    }
-}
-
-impl<N: Real> Binary<N> {
-    fn aabb(&self) -> &Aabb<N> {
-        match self {
-            Binary::Leaf { aabb, .. } | Binary::Inner { aabb, .. } => aabb,
-        }
-    }
-}
 
 /// The box's centre in `f32` (binning needs an order, not exactness, and
 /// the primitives stay small for the passes over them), with non-finite
@@ -88,10 +29,17 @@ fn centroid<N: Real>(aabb: &Aabb<N>) -> Point3<f32> {
 /// A primitive during the build: its box, its centre and its index,
 /// stored together and reordered as the tree splits them, so that every
 /// pass over a node's primitives reads memory in order.
+///
+/// In this field order the lower corner and the centre are adjacent, and
+/// so are the centre and the upper corner: growing a bin's [`Bounds`]
+/// (laid out alike) is one run of minima and one of maxima over adjacent
+/// numbers, which the compiler does a vector at a time.
 #[derive(Clone, Copy)]
+#[repr(C)]
 struct Primitive<N: Real> {
-    aabb: Aabb<N>,
+    mins: Point3<N>,
     centroid: Point3<f32>,
+    maxs: Point3<N>,
     /// The index in the low [`BIN_SHIFT`] bits, and above them the bin
     /// the binning under way put the primitive in, which the partition
     /// reads back rather than recomputing it.
@@ -104,6 +52,22 @@ const BIN_SHIFT: u32 = 27;
 const _: () = assert!(MAX_PRIMITIVES <= 1 << BIN_SHIFT && BINS <= 1 << (32 - BIN_SHIFT));
 
 impl<N: Real> Primitive<N> {
+    fn new(aabb: Aabb<N>, index: u32) -> Self {
+        Primitive {
+            mins: aabb.mins,
+            centroid: centroid(&aabb),
+            maxs: aabb.maxs,
+            index_and_bin: index,
+        }
+    }
+
+    fn aabb(&self) -> Aabb<N> {
+        Aabb {
+            mins: self.mins,
+            maxs: self.maxs,
+        }
+    }
+
     fn index(&self) -> u32 {
         self.index_and_bin & ((1 << BIN_SHIFT) - 1)
     }
@@ -117,78 +81,102 @@ impl<N: Real> Primitive<N> {
     }
 }
 
-/// A node's primitives' boxes and centres, bounded.
+/// A node's primitives' boxes and centres, bounded: the box's lower
+/// corner, the centres' lower and upper corners, the box's upper corner
+/// (the order of [`Primitive`]'s fields, see there).
 #[derive(Clone, Copy)]
+#[repr(C)]
 struct Bounds<N: Real> {
-    aabb: Aabb<N>,
-    centroids: Aabb<f32>,
+    mins: Point3<N>,
+    centroid_mins: Point3<f32>,
+    centroid_maxs: Point3<f32>,
+    maxs: Point3<N>,
+}
+
+/// The smaller of two numbers by one comparison (`b` when they are
+/// unordered): a single `minss` on x86, where `min` adds a NaN fix-up.
+#[inline(always)]
+fn lower<T: Real>(a: T, b: T) -> T {
+    if a < b { a } else { b }
+}
+
+/// The larger of two numbers by one comparison (`b` when unordered).
+#[inline(always)]
+fn upper<T: Real>(a: T, b: T) -> T {
+    if a > b { a } else { b }
 }
 
 impl<N: Real> Bounds<N> {
     /// Bounds of nothing: merging with them changes nothing.
     fn empty() -> Self {
-        fn empty<M: Real>() -> Aabb<M> {
-            let inf = nalgebra::convert::<f64, M>(f64::INFINITY);
-            Aabb {
-                mins: Point3::new(inf, inf, inf),
-                maxs: Point3::new(-inf, -inf, -inf),
-            }
-        }
+        let inf = nalgebra::convert::<f64, N>(f64::INFINITY);
         Bounds {
-            aabb: empty(),
-            centroids: empty(),
+            mins: Point3::new(inf, inf, inf),
+            centroid_mins: Point3::new(f32::INFINITY, f32::INFINITY, f32::INFINITY),
+            centroid_maxs: Point3::new(-f32::INFINITY, -f32::INFINITY, -f32::INFINITY),
+            maxs: Point3::new(-inf, -inf, -inf),
         }
     }
 
     fn of(primitive: &Primitive<N>) -> Self {
         Bounds {
-            aabb: primitive.aabb,
-            centroids: Aabb {
-                mins: primitive.centroid,
-                maxs: primitive.centroid,
-            },
+            mins: primitive.mins,
+            centroid_mins: primitive.centroid,
+            centroid_maxs: primitive.centroid,
+            maxs: primitive.maxs,
+        }
+    }
+
+    fn aabb(&self) -> Aabb<N> {
+        Aabb {
+            mins: self.mins,
+            maxs: self.maxs,
         }
     }
 
     fn merged(&self, other: &Self) -> Self {
-        Bounds {
-            aabb: self.aabb.merged(&other.aabb),
-            centroids: self.centroids.merged(&other.centroids),
-        }
+        let mut merged = *self;
+        merged.grow(
+            &other.mins,
+            &other.centroid_mins,
+            &other.centroid_maxs,
+            &other.maxs,
+        );
+        merged
     }
 
     /// Grows these bounds, in place, to hold `primitive`.
     #[inline]
     fn include(&mut self, primitive: &Primitive<N>) {
-        // `min` and `max`, not a comparison and a select: stored back into
-        // the bin, `if b < a { b } else { a }` became a masked store
-        // (`vmaskmovps`), which AMD processors run slowly (the whole build
-        // took about 20% longer with it). The build's boxes and centres
-        // hold no NaN, so `min`'s NaN handling changes nothing.
-        fn lower<T: Real>(a: Point3<T>, b: Point3<T>) -> Point3<T> {
-            Point3::from(a.coords.zip_map(&b.coords, |a, b| a.min(b)))
+        let c = &primitive.centroid;
+        self.grow(&primitive.mins, c, c, &primitive.maxs);
+    }
+
+    /// Lowers the lower bounds to `mins` and `centroid_mins` and raises
+    /// the upper ones to `centroid_maxs` and `maxs`. The build's boxes and
+    /// centres hold no NaN (`Aabb::new` makes a NaN bound unbounded, and
+    /// centres are made finite), so the one-comparison minimum is exact.
+    #[inline(always)]
+    fn grow(
+        &mut self,
+        mins: &Point3<N>,
+        centroid_mins: &Point3<f32>,
+        centroid_maxs: &Point3<f32>,
+        maxs: &Point3<N>,
+    ) {
+        let (zero, zero_f32) = (N::zero(), 0.0f32);
+        for k in 0..3 {
+            self.mins[k] = lower(mins[k], self.mins[k] + zero);
+            self.centroid_mins[k] = lower(centroid_mins[k], self.centroid_mins[k] + zero_f32);
+            self.centroid_maxs[k] = upper(centroid_maxs[k], self.centroid_maxs[k] + zero_f32);
+            self.maxs[k] = upper(maxs[k], self.maxs[k] + zero);
         }
-        fn upper<T: Real>(a: Point3<T>, b: Point3<T>) -> Point3<T> {
-            Point3::from(a.coords.zip_map(&b.coords, |a, b| a.max(b)))
-        }
-        let c = primitive.centroid;
-        *self = Bounds {
-            aabb: Aabb {
-                mins: lower(self.aabb.mins, primitive.aabb.mins),
-                maxs: upper(self.aabb.maxs, primitive.aabb.maxs),
-            },
-            centroids: Aabb {
-                mins: lower(self.centroids.mins, c),
-                maxs: upper(self.centroids.maxs, c),
-            },
-        };
     }
 
     fn including(&self, primitive: &Primitive<N>) -> Self {
-        Bounds {
-            aabb: self.aabb.merged(&primitive.aabb),
-            centroids: self.centroids.including(&primitive.centroid),
-        }
+        let mut grown = *self;
+        grown.include(primitive);
+        grown
     }
 
     fn over(primitives: &[Primitive<N>]) -> Self {
@@ -198,20 +186,18 @@ impl<N: Real> Bounds<N> {
     }
 }
 
-/// How a subtree is built: the leaf size, the fewest primitives a node
-/// must hold for its two subtrees to be built in parallel, and the next
-/// free segment id.
+/// How a tree is built: the leaf size, and the fewest primitives a node
+/// must hold for the subtrees of its children to be built in parallel.
 #[derive(Clone, Copy)]
-struct Builder<'a> {
+struct Builder {
     max_leaf: usize,
-    parallel_from: usize,
     #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
-    next_segment: &'a AtomicU32,
+    parallel_from: usize,
 }
 
-/// Primitives a node must hold for [`Bvh::par_build`] to build its two
-/// subtrees as parallel tasks: below this a task's work (about 30 µs)
-/// is not worth rayon's split.
+/// Primitives a node must hold for [`Bvh::par_build`] to build its
+/// children's subtrees as parallel tasks: below this a task's work (about
+/// 30 µs) is not worth rayon's split.
 #[cfg(feature = "parallel")]
 const PARALLEL_FROM: usize = 1 << 13;
 
@@ -240,43 +226,25 @@ fn build_from<N: Real>(boxes: &[Aabb<N>], options: BvhOptions, parallel_from: us
         };
     }
     // A parallel build runs the passes over every primitive before and
-    // after the split on the thread pool as well.
+    // after the tree's on the thread pool as well.
     let parallel = boxes.len() >= parallel_from;
-    let max_leaf = options.max_leaf_size.clamp(1, 16);
-    let next_segment = AtomicU32::new(1);
     let builder = Builder {
-        max_leaf,
+        max_leaf: options.max_leaf_size.clamp(1, 16),
         parallel_from,
-        next_segment: &next_segment,
     };
     let mut primitives: Vec<Primitive<N>> = collect_indexed(boxes.len(), parallel, |i| {
-        let aabb = Aabb::new(boxes[i].mins, boxes[i].maxs);
-        Primitive {
-            aabb,
-            centroid: centroid(&aabb),
-            index_and_bin: i as u32,
-        }
+        Primitive::new(Aabb::new(boxes[i].mins, boxes[i].maxs), i as u32)
     });
-    let bounds = bounds_of(&primitives, parallel);
-    let mut top = Segment::new(0, builder.own_nodes(primitives.len()));
-    let mut segments = Vec::new();
-    let root = builder.split(&mut primitives, 0, 0, bounds, &mut top, &mut segments);
-    segments.push(top);
-    // Ids are handed out from 0 up, one per segment.
-    segments.sort_unstable_by_key(|segment| segment.id);
-    debug_assert!(
-        segments
-            .iter()
-            .enumerate()
-            .all(|(k, segment)| segment.id as usize == k)
-    );
-    let segments: Vec<Vec<Binary<N>>> = segments.into_iter().map(|segment| segment.nodes).collect();
-    let binary_nodes: usize = segments.iter().map(Vec::len).sum();
-    let collapsed = || {
-        let mut nodes = Vec::with_capacity(binary_nodes / 3 + 1);
-        collapse(&segments, root, &mut nodes);
-        nodes
+    let whole = Part {
+        start: 0,
+        count: primitives.len(),
+        depth: 0,
+        bounds: bounds_of(&primitives, parallel),
     };
+    // About one node per three splits, a split per `max_leaf / 2`
+    // primitives.
+    let mut nodes = Vec::with_capacity(2 * primitives.len() / (3 * builder.max_leaf) + 1);
+    builder.node(&mut primitives, 0, whole, &mut nodes);
     let order = || {
         let indices: Vec<u32> = primitives.iter().map(Primitive::index).collect();
         let mut positions = vec![0; indices.len()];
@@ -285,8 +253,8 @@ fn build_from<N: Real>(boxes: &[Aabb<N>], options: BvhOptions, parallel_from: us
         }
         (indices, positions)
     };
-    let boxes = || primitives.iter().map(|p| p.aabb).collect();
-    let (nodes, ((indices, positions), boxes)) = join(parallel, collapsed, || join(parallel, order, boxes));
+    let boxes = || primitives.iter().map(Primitive::aabb).collect();
+    let ((indices, positions), boxes) = join(parallel, order, boxes);
     Bvh {
         nodes,
         indices,
@@ -338,112 +306,188 @@ where
     (a(), b())
 }
 
-impl Builder<'_> {
-    /// The binary nodes a task over `primitives` pushes into its own
-    /// segment: all of its subtree's, or only its root's when its two
-    /// subtrees are tasks of their own.
-    fn own_nodes(self, primitives: usize) -> usize {
-        if primitives >= self.parallel_from {
-            1
-        } else {
-            2 * primitives / self.max_leaf + 1
-        }
+/// A run of primitives on its way to becoming a node's child: their
+/// positions `start..start + count` in the slice being split, the number
+/// of binary splits above them, and their bounds.
+#[derive(Clone, Copy)]
+struct Part<N: Real> {
+    start: usize,
+    count: usize,
+    depth: usize,
+    bounds: Bounds<N>,
+}
+
+impl Builder {
+    /// Whether `part` becomes a leaf (otherwise a node of its own).
+    fn is_leaf<N: Real>(self, part: &Part<N>) -> bool {
+        part.count <= self.max_leaf
     }
 
-    /// Builds the binary subtree over `primitives` (the tree order's
-    /// positions `offset..offset + primitives.len()`), whose bounds are
-    /// `bounds`, into `nodes` (and the segments of its parallel tasks,
-    /// added to `finished`), and returns where its node is.
-    #[cfg_attr(not(feature = "parallel"), allow(clippy::only_used_in_recursion))]
-    fn split<N: Real>(
+    /// Appends the node over `primitives` (the tree order's positions
+    /// `offset..offset + primitives.len()`, which `whole` spans with
+    /// `start` 0) and every node below it, parents before children and
+    /// each child's subtree after the previous one's.
+    fn node<N: Real>(
         self,
         primitives: &mut [Primitive<N>],
         offset: usize,
-        depth: usize,
-        bounds: Bounds<N>,
-        nodes: &mut Segment<N>,
-        finished: &mut Vec<Segment<N>>,
-    ) -> BinaryRef {
-        let count = primitives.len();
-        if count <= self.max_leaf {
-            return nodes.push(Binary::Leaf {
-                aabb: bounds.aabb,
-                start: offset as u32,
-                count: count as u32,
-            });
-        }
-        let extent = bounds.centroids.maxs - bounds.centroids.mins;
-        let axis = extent.imax();
-        let (low, high) = (bounds.centroids.mins[axis], bounds.centroids.maxs[axis]);
-        let split = if high > low && depth < SAH_DEPTH {
-            binned_split(primitives, axis, low, high)
-        } else {
-            None
-        };
-        // Every centroid at one point, deep in the tree, or unbounded
-        // boxes: split at the median along the axis.
-        let (mid, left_bounds, right_bounds) = split.unwrap_or_else(|| {
-            let mid = median_split(primitives, axis);
-            (
-                mid,
-                Bounds::over(&primitives[..mid]),
-                Bounds::over(&primitives[mid..]),
-            )
-        });
-        let (low_half, high_half) = primitives.split_at_mut(mid);
+        whole: Part<N>,
+        nodes: &mut Vec<Node<N>>,
+    ) {
+        let index = nodes.len();
+        nodes.push(Node::empty());
+        let (parts, held) = self.open(primitives, whole);
         #[cfg(feature = "parallel")]
-        if count >= self.parallel_from {
-            let children = (left_bounds, right_bounds);
-            let (left, right) =
-                self.split_in_parallel(low_half, high_half, offset, depth, children, finished);
-            return nodes.push(Binary::Inner {
-                aabb: bounds.aabb,
-                left,
-                right,
-            });
+        if primitives.len() >= self.parallel_from {
+            self.children_in_parallel(primitives, offset, &parts[..held], index, nodes);
+            return;
         }
-        let left = self.split(low_half, offset, depth + 1, left_bounds, nodes, finished);
-        let right = self.split(high_half, offset + mid, depth + 1, right_bounds, nodes, finished);
-        nodes.push(Binary::Inner {
-            aabb: bounds.aabb,
-            left,
-            right,
-        })
+        for (slot, part) in parts[..held].iter().enumerate() {
+            let reference = if self.is_leaf(part) {
+                leaf_reference(offset + part.start, part.count)
+            } else {
+                let child = nodes.len() as u32;
+                let range = part.start..part.start + part.count;
+                let own = Part { start: 0, ..*part };
+                self.node(&mut primitives[range], offset + part.start, own, nodes);
+                child
+            };
+            let node = &mut nodes[index];
+            node.children[slot] = reference;
+            node.set_box(slot, &part.bounds.aabb());
+        }
     }
 
-    /// The two subtrees of [`Builder::split`] as parallel tasks, each into
-    /// a segment of its own, added to `finished` with its tasks' segments.
-    /// The binary tree, and so the collapsed one, is the sequential
-    /// build's: only where its nodes are stored differs.
-    #[cfg(feature = "parallel")]
-    fn split_in_parallel<N: Real>(
-        self,
-        low_half: &mut [Primitive<N>],
-        high_half: &mut [Primitive<N>],
-        offset: usize,
-        depth: usize,
-        (left_bounds, right_bounds): (Bounds<N>, Bounds<N>),
-        finished: &mut Vec<Segment<N>>,
-    ) -> (BinaryRef, BinaryRef) {
-        let mid = low_half.len();
-        let task = |primitives: &mut [Primitive<N>], offset: usize, bounds: Bounds<N>| {
-            let id = self
-                .next_segment
-                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let mut own = Segment::new(id, self.own_nodes(primitives.len()));
-            let mut done = Vec::new();
-            let root = self.split(primitives, offset, depth + 1, bounds, &mut own, &mut done);
-            done.push(own);
-            (root, done)
-        };
-        let ((left, left_done), (right, right_done)) = rayon::join(
-            || task(low_half, offset, left_bounds),
-            || task(high_half, offset + mid, right_bounds),
-        );
-        finished.extend(left_done);
-        finished.extend(right_done);
-        (left, right)
+    /// Splits `whole` into at most four parts: in two by the SAH (see
+    /// [`binned_split`]), then the widest part that is not a leaf in two,
+    /// until four are held or every part is a leaf (the collapse of a
+    /// binary tree into a four-wide one by opening the child of largest
+    /// area, as Embree's and Jolt's trees are made, without storing the
+    /// binary tree).
+    fn open<N: Real>(self, primitives: &mut [Primitive<N>], whole: Part<N>) -> ([Part<N>; WIDTH], usize) {
+        let mut parts = [whole; WIDTH];
+        let mut held = 1;
+        while held < WIDTH {
+            let widest = (0..held).filter(|&k| !self.is_leaf(&parts[k])).max_by(|&a, &b| {
+                half_area(&parts[a].bounds.aabb())
+                    .partial_cmp(&half_area(&parts[b].bounds.aabb()))
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            });
+            let Some(k) = widest else { break };
+            let part = parts[k];
+            let run = &mut primitives[part.start..part.start + part.count];
+            let (mid, left, right) = split_in_two(run, part.depth, &part.bounds);
+            let depth = part.depth + 1;
+            parts[k] = Part {
+                start: part.start,
+                count: mid,
+                depth,
+                bounds: left,
+            };
+            parts[held] = Part {
+                start: part.start + mid,
+                count: part.count - mid,
+                depth,
+                bounds: right,
+            };
+            held += 1;
+        }
+        (parts, held)
     }
+
+    /// The children of the node at `index` (the `parts` of `primitives`),
+    /// their subtrees built as parallel tasks, each into a list of its
+    /// own, then appended in order (their references moved by where they
+    /// land): the sequential build's nodes, in the same places.
+    #[cfg(feature = "parallel")]
+    fn children_in_parallel<N: Real>(
+        self,
+        primitives: &mut [Primitive<N>],
+        offset: usize,
+        parts: &[Part<N>],
+        index: usize,
+        nodes: &mut Vec<Node<N>>,
+    ) {
+        use rayon::prelude::*;
+        // The parts are disjoint runs: cut the slice at their starts.
+        let mut by_start: Vec<usize> = (0..parts.len()).collect();
+        by_start.sort_unstable_by_key(|&k| parts[k].start);
+        let mut runs: Vec<(usize, &mut [Primitive<N>])> = Vec::with_capacity(parts.len());
+        let mut rest = primitives;
+        for &k in &by_start {
+            let (run, tail) = std::mem::take(&mut rest).split_at_mut(parts[k].count);
+            runs.push((k, run));
+            rest = tail;
+        }
+        runs.sort_unstable_by_key(|&(k, _)| k);
+        let subtrees: Vec<Vec<Node<N>>> = runs
+            .into_par_iter()
+            .map(|(k, run)| {
+                let part = &parts[k];
+                let mut own = Vec::new();
+                if !self.is_leaf(part) {
+                    own.reserve(2 * part.count / (3 * self.max_leaf) + 1);
+                    self.node(run, offset + part.start, Part { start: 0, ..*part }, &mut own);
+                }
+                own
+            })
+            .collect();
+        for (slot, (part, subtree)) in parts.iter().zip(subtrees).enumerate() {
+            let reference = if self.is_leaf(part) {
+                leaf_reference(offset + part.start, part.count)
+            } else {
+                let base = nodes.len() as u32;
+                nodes.extend(subtree.into_iter().map(|mut node| {
+                    for child in &mut node.children {
+                        if *child != super::EMPTY && *child & LEAF == 0 {
+                            *child += base;
+                        }
+                    }
+                    node
+                }));
+                base
+            };
+            let node = &mut nodes[index];
+            node.children[slot] = reference;
+            node.set_box(slot, &part.bounds.aabb());
+        }
+    }
+}
+
+/// The reference to a leaf of `count` primitives from tree position
+/// `start`.
+fn leaf_reference(start: usize, count: usize) -> ChildRef {
+    debug_assert!((1..=1 << LEAF_COUNT_BITS).contains(&count));
+    (start as u32) << LEAF_COUNT_BITS | (count as u32 - 1) | LEAF
+}
+
+/// Splits `primitives` (at least two, `depth` binary splits below the
+/// root, bounded by `bounds`) in two, by the SAH along the longest axis
+/// of their centres, or at the median along it when every centre is at
+/// one point, the tree is already deep, or no split has a finite cost
+/// (unbounded boxes). Returns the first position of the upper part and
+/// each part's bounds.
+fn split_in_two<N: Real>(
+    primitives: &mut [Primitive<N>],
+    depth: usize,
+    bounds: &Bounds<N>,
+) -> (usize, Bounds<N>, Bounds<N>) {
+    let extent = bounds.centroid_maxs - bounds.centroid_mins;
+    let axis = extent.imax();
+    let (low, high) = (bounds.centroid_mins[axis], bounds.centroid_maxs[axis]);
+    let split = if high > low && depth < SAH_DEPTH {
+        binned_split(primitives, axis, low, high)
+    } else {
+        None
+    };
+    split.unwrap_or_else(|| {
+        let mid = median_split(primitives, axis);
+        (
+            mid,
+            Bounds::over(&primitives[..mid]),
+            Bounds::over(&primitives[mid..]),
+        )
+    })
 }
 
 /// The SAH's best split among the bins' boundaries (least
@@ -460,11 +504,7 @@ fn binned_split<N: Real>(
     if !scale.is_finite() {
         return None;
     }
-    // The float-to-integer cast saturates (NaN to 0): the top edge and
-    // anything past it go to the last bin. Through `i32`, one
-    // instruction and a clamp (to `usize` costs several: x86 has no
-    // float-to-unsigned conversion).
-    let bin_of = |c: f32| (((c - low) * scale) as i32).clamp(0, BINS as i32 - 1) as usize;
+    let bin_of = |c: f32| bin_index(c, low, scale);
     let (counts, bins) = if primitives.len() >= 64 {
         bin_in_two_sets(primitives, |p| bin_of(p.centroid[axis]))
     } else {
@@ -509,8 +549,8 @@ fn binned_split<N: Real>(
         let b = occupied[k];
         running = running.merged(&bins[b]);
         n += counts[b];
-        let cost = half_area(&left[k - 1].aabb) * nalgebra::convert::<f64, N>(left_count[k - 1] as f64)
-            + half_area(&running.aabb) * nalgebra::convert::<f64, N>(n as f64);
+        let cost = half_area(&left[k - 1].aabb()) * nalgebra::convert::<f64, N>(left_count[k - 1] as f64)
+            + half_area(&running.aabb()) * nalgebra::convert::<f64, N>(n as f64);
         if cost.is_finite() && best.as_ref().is_none_or(|(c, _, _)| cost < *c) {
             best = Some((cost, k, running));
         }
@@ -529,6 +569,29 @@ fn binned_split<N: Real>(
         }
     }
     (i > 0 && i < primitives.len()).then_some((i, left_bounds, right_bounds))
+}
+
+/// The bin of centre coordinate `c` on an axis whose bins start at `low`
+/// and are `1 / scale` wide: `⌊(c − low)·scale⌋` clamped to the bins (the
+/// top edge and anything past it in the last, NaN in the first), up to
+/// ties at a bin's edge, which may go to either neighbour (any map of
+/// centres to bins that keeps their order is a valid binning).
+///
+/// Rounded by adding 2²³ (the sum's low mantissa bits are then the nearest
+/// integer), not by a cast: a float-to-integer `as` saturates, which costs
+/// two comparisons and two selects per primitive on x86.
+#[inline(always)]
+fn bin_index(c: f32, low: f32, scale: f32) -> usize {
+    const ROUNDING: f32 = 8_388_608.0;
+    let x = (c - low) * scale - 0.5;
+    // NaN fails the first comparison and lands in bin 0.
+    let x = if x > 0.0 { x } else { 0.0 };
+    let x = if x < (BINS - 1) as f32 {
+        x
+    } else {
+        (BINS - 1) as f32
+    };
+    ((x + ROUNDING).to_bits() - ROUNDING.to_bits()) as usize
 }
 
 /// The count and bounds of the primitives in each bin (`bin_of`), each
@@ -578,52 +641,4 @@ fn median_split<N: Real>(primitives: &mut [Primitive<N>], axis: usize) -> usize 
         ca.partial_cmp(&cb).unwrap_or(std::cmp::Ordering::Equal)
     });
     mid
-}
-
-/// Appends the four-wide node for the binary subtree at `root` (an inner
-/// node, or a lone leaf as the root's only child) and its descendants,
-/// parents before children; `segments[s]` holds segment `s`'s nodes.
-fn collapse<N: Real>(segments: &[Vec<Binary<N>>], root: BinaryRef, nodes: &mut Vec<Node<N>>) {
-    let binary = |at: BinaryRef| &segments[at.segment as usize][at.index as usize];
-    let index = nodes.len();
-    nodes.push(Node::empty());
-    // Open the inner child of largest area until four children are held.
-    let mut children: [BinaryRef; WIDTH] = [root; WIDTH];
-    let mut held = 1;
-    loop {
-        let widest = (0..held)
-            .filter(|&k| matches!(binary(children[k]), Binary::Inner { .. }))
-            .max_by(|&a, &b| {
-                half_area(binary(children[a]).aabb())
-                    .partial_cmp(&half_area(binary(children[b]).aabb()))
-                    .unwrap_or(std::cmp::Ordering::Equal)
-            });
-        let Some(k) = widest else { break };
-        if held == WIDTH {
-            break;
-        }
-        let Binary::Inner { left, right, .. } = *binary(children[k]) else {
-            unreachable!("filtered to inner nodes")
-        };
-        children[k] = left;
-        children[held] = right;
-        held += 1;
-    }
-    for (slot, &child) in children.iter().enumerate().take(held) {
-        let reference: ChildRef = match binary(child) {
-            Binary::Leaf { start, count, .. } => {
-                debug_assert!((1..=1 << LEAF_COUNT_BITS).contains(count));
-                start << LEAF_COUNT_BITS | (count - 1) | LEAF
-            }
-            Binary::Inner { .. } => {
-                let child_index = nodes.len();
-                collapse(segments, child, nodes);
-                child_index as u32
-            }
-        };
-        let node = &mut nodes[index];
-        node.children[slot] = reference;
-        node.set_box(slot, binary(child).aabb());
-    }
-    debug_assert!(nodes[index].children[0] != EMPTY);
 }

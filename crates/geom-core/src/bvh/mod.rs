@@ -10,12 +10,13 @@
 //! slab test widens its exit by a few ulps, so rounding never culls a box a
 //! ray grazes).
 //!
-//! Build: a binary tree by binned SAH (Wald 2007, "On fast construction of
+//! Build: binary splits by binned SAH (Wald 2007, "On fast construction of
 //! SAH-based bounding volume hierarchies"; 16 bins along the longest
 //! centroid axis, leaves of at most [`BvhOptions::max_leaf_size`]
-//! primitives), then collapsed into nodes of four children by opening the
-//! child of largest area until four are gathered (as Embree's and Jolt's
-//! four-wide trees do). A node stores its children's boxes as four-wide
+//! primitives), gathered into nodes of four children by splitting the
+//! part of largest area until four are held (the collapse of a binary tree
+//! that Embree's and Jolt's four-wide trees do, made top-down, without
+//! storing the binary tree). A node stores its children's boxes as four-wide
 //! arrays per axis, so one ray or box is tested against the four at once.
 //! The binary depth is capped (median splits below 32 levels), which bounds
 //! the queries' fixed-size stacks: no ray, box or point query allocates.
