@@ -29,7 +29,10 @@
 //!   same way for 16 passes, then back for 16; geom's `World` (`set_pose` for each,
 //!   then `candidate_pairs`, sorted) against parry3d's `Bvh` used as a
 //!   broad phase (`insert_or_update_partially` for each, `refit`, then
-//!   `traverse_bvtt_single_tree` into a list).
+//!   `traverse_bvtt_single_tree` into a list). `world/pairs_1e4_boxes/drift`:
+//!   the same, turning back every 512 passes rather than 16, so that over
+//!   a measurement the boxes mostly drift one way (the case in which an
+//!   object's room in the world runs out at a steady rate).
 
 use super::*;
 use geom::batch::ray_cast_batch;
@@ -344,13 +347,15 @@ pub fn measures(measures: &mut Vec<Measure>, pool: &Arc<rayon::ThreadPool>) {
             black_box(sum)
         })),
     });
-    world_measures(measures);
+    world_measures(measures, "world/pairs_1e4_boxes/step", 16);
+    world_measures(measures, "world/pairs_1e4_boxes/drift", 512);
 }
 
-/// `world/pairs_1e4_boxes/step`: see the module documentation.
-fn world_measures(measures: &mut Vec<Measure>) {
+/// `world/pairs_1e4_boxes/step` and `/drift`: see the module
+/// documentation. Every box turns back every `reverse_every` passes.
+fn world_measures(measures: &mut Vec<Measure>, name: &str, reverse_every: usize) {
     const COUNT: usize = 10_000;
-    const REVERSE_EVERY: usize = 16;
+    let drifting = reverse_every > 16;
     let mut rng = geom_random::Rng::new(13);
     let halves: Vec<Vector3<f32>> = (0..COUNT)
         .map(|_| {
@@ -378,7 +383,7 @@ fn world_measures(measures: &mut Vec<Measure>) {
             )
         })
         .collect();
-    // A step per box, applied forwards for `REVERSE_EVERY` passes, then
+    // A step per box, applied forwards for `reverse_every` passes, then
     // backwards as long, so the boxes keep moving but stay in the cube.
     let steps: Vec<Vector3<f32>> = (0..COUNT)
         .map(|_| {
@@ -411,11 +416,11 @@ fn world_measures(measures: &mut Vec<Measure>) {
     let mut parry_pairs: Vec<(u32, u32)> = Vec::new();
     let mut parry_pass = 0usize;
     measures.push(Measure {
-        name: "world/pairs_1e4_boxes/step".to_string(),
+        name: name.to_string(),
         baseline: None,
         items: COUNT,
         geom: Box::new(move || {
-            let sign = if (geom_pass / REVERSE_EVERY).is_multiple_of(2) {
+            let sign = if (geom_pass / reverse_every).is_multiple_of(2) {
                 1.0
             } else {
                 -1.0
@@ -429,7 +434,7 @@ fn world_measures(measures: &mut Vec<Measure>) {
             black_box(pairs.len() as f32)
         }),
         parry: Some(Box::new(move || {
-            let sign = if (parry_pass / REVERSE_EVERY).is_multiple_of(2) {
+            let sign = if (parry_pass / reverse_every).is_multiple_of(2) {
                 1.0
             } else {
                 -1.0
@@ -438,6 +443,12 @@ fn world_measures(measures: &mut Vec<Measure>) {
             for (i, pose) in parry_poses.iter_mut().enumerate() {
                 pose.translation.vector += steps[i] * sign;
                 bvh.insert_or_update_partially(parry_aabb(&parry_cuboids[i], pose), i as u32, 0.0);
+            }
+            // Rapier's broad phase, by default, optimizes the tree a
+            // little at every step (rebuilding some subtrees) before the
+            // refit; without it a drifting tree decays.
+            if drifting {
+                bvh.optimize_incremental(&mut workspace);
             }
             bvh.refit(&mut workspace);
             parry_pairs.clear();

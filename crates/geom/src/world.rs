@@ -5,10 +5,11 @@
 //!
 //! Objects are inserted, moved and removed freely; the tree catches up at
 //! the next query. The tree holds each object's box with room to move (a
-//! quarter of its longest side on every side, and stretched ahead along
-//! its last motion by four times that motion, at most its longest side:
-//! the "fat" boxes of Box2D's dynamic tree), so an object that moves a little stays inside the box the tree
-//! has and touches neither the tree nor the candidate pairs. When a box
+//! quarter of its longest side on every side, and on each axis by four
+//! times its last move along that axis, both ways, at most its longest
+//! side: the "fat" boxes of Box2D's dynamic tree, grown with speed), so an
+//! object that moves a little, or back and forth, stays inside the box the
+//! tree has and touches neither the tree nor the candidate pairs. When a box
 //! leaves its room, it gets a new one and the tree is refit (every box
 //! recomputed, the tree's shape kept); inserts and removals rebuild it, as
 //! does a refit tree's root box grown to twice the area it had when built
@@ -88,9 +89,9 @@ enum Stale {
 /// and a half, a quarter was fastest on 10⁴ moving boxes
 /// (docs/benchmarks.md).
 const ROOM: f64 = 0.25;
-/// How far ahead the room reaches along an object's last motion, in
-/// multiples of that motion.
-const ROOM_AHEAD: f64 = 4.0;
+/// How far the room reaches along each axis, both ways, in multiples of
+/// an object's last move along it.
+const ROOM_PER_MOVE: f64 = 4.0;
 
 /// Shapes at poses with user data of type `T`; see the
 /// [module documentation](self).
@@ -700,31 +701,31 @@ fn longest_finite_side<N: Real>(aabb: &Aabb<N>) -> N {
 
 /// The box the tree holds for an object whose box is `aabb` and was
 /// `previous` before its last move: `aabb` grown by [`ROOM`] of its
-/// longest finite side on every side (an unbounded box gets none), and
-/// stretched ahead by [`ROOM_AHEAD`] times the move, at most that side
-/// (Box2D's fat boxes and their motion prediction, Catto; the cap keeps a
+/// longest finite side on every side (an unbounded box gets none), and on
+/// each axis by [`ROOM_PER_MOVE`] times the move along it, both ways, at
+/// most that side (Box2D's fat boxes, grown with speed; the cap keeps a
 /// jump across the world from leaving a room as long as the jump).
+///
+/// Both ways, not only ahead as Box2D's motion prediction (Catto) does:
+/// a room stretched ahead is left by the first move back, and bodies turn
+/// back all the time (bounces, contacts settling, anything swinging). On
+/// 10⁴ boxes moving back and forth, rooms stretched ahead were left by a
+/// third of the boxes at once, a few steps after each turn, and those
+/// stretched both ways almost never (docs/benchmarks.md); on a steady
+/// drift both last as long, the two-way one holding a few more pairs.
 fn with_room<N: Real>(aabb: &Aabb<N>, previous: &Aabb<N>) -> Aabb<N> {
     let longest = longest_finite_side(aabb);
     let mut roomy = aabb.loosened(longest * nalgebra::convert::<f64, N>(ROOM));
-    let ahead = (aabb.center() - previous.center()) * nalgebra::convert::<f64, N>(ROOM_AHEAD);
+    let moved = aabb.center() - previous.center();
     for axis in 0..3 {
-        let d = ahead[axis];
-        if !d.is_finite() {
+        let reach = moved[axis].abs() * nalgebra::convert::<f64, N>(ROOM_PER_MOVE);
+        // A NaN or infinite move (a pose gone bad) stretches nothing.
+        if !reach.is_finite() {
             continue;
         }
-        let d = if d > longest {
-            longest
-        } else if d < -longest {
-            -longest
-        } else {
-            d
-        };
-        if d > N::zero() {
-            roomy.maxs[axis] += d;
-        } else {
-            roomy.mins[axis] += d;
-        }
+        let reach = if reach < longest { reach } else { longest };
+        roomy.mins[axis] -= reach;
+        roomy.maxs[axis] += reach;
     }
     roomy
 }

@@ -346,8 +346,9 @@ fn brute_force_pairs(objects: &[Placed], margin: f64) -> Vec<(Handle, Handle)> {
 
 #[test]
 fn pairs_kept_between_steps_equal_brute_force_at_every_step() {
-    // Objects drift at their own velocities (most stay inside the room the
-    // tree gives them, some leave it), and the steps vary what moves: a
+    // Objects drift at their own velocities, turning back every five steps
+    // (most stay inside the room the tree gives them, stretched both ways
+    // along their motion; some leave it), and the steps vary what moves: a
     // few, most (a traversal of the whole tree), none, a jump across the
     // world; now and then objects are removed and inserted. The pairs must
     // equal brute force after every step, with and without a margin.
@@ -380,12 +381,13 @@ fn pairs_kept_between_steps_equal_brute_force_at_every_step() {
             } else if moving > 0 {
                 query_steps += 1;
             }
+            let heading = if (step / 5) % 2 == 0 { 1.0 } else { -1.0 };
             for _ in 0..moving {
                 let k = rng.below(objects.len());
                 let (handle, _, pose) = &mut objects[k];
                 let turn = UnitQuaternion::from_scaled_axis(rng.vector(0.05));
                 *pose = Isometry3::from_parts(
-                    (pose.translation.vector + velocities[k]).into(),
+                    (pose.translation.vector + velocities[k] * heading).into(),
                     turn * pose.rotation,
                 );
                 assert!(world.set_pose(*handle, *pose));
