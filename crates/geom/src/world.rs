@@ -12,8 +12,10 @@
 //! tree has and touches neither the tree nor the candidate pairs. When a box
 //! leaves its room, it gets a new one and the tree is refit (every box
 //! recomputed, the tree's shape kept); inserts and removals rebuild it, as
-//! does a refit tree's root box grown to twice the area it had when built
-//! (large motions make a refit tree slow, never wrong).
+//! does a refit tree's root box grown to twice the area it had when built,
+//! or its surface cost ([`Bvh::surface_cost`]) to one and a half times
+//! (objects drifting from the neighbours the tree was built with make a
+//! refit tree slow, never wrong).
 //!
 //! Candidate pairs are kept between calls: the pairs of the tree's boxes,
 //! renewed for the objects whose box got new room since the last call
@@ -89,6 +91,9 @@ enum Stale {
 /// and a half, a quarter was fastest on 10⁴ moving boxes
 /// (docs/benchmarks.md).
 const ROOM: f64 = 0.25;
+/// The growth of the tree's surface cost since its build at which a refit
+/// tree is built again.
+const WORN: f64 = 1.5;
 /// How far the room reaches along each axis, both ways, in multiples of
 /// an object's last move along it.
 const ROOM_PER_MOVE: f64 = 4.0;
@@ -123,8 +128,13 @@ pub struct World<N: Real, T> {
     /// The slots whose room changed since the tree was last brought up to
     /// date (some maybe twice), while `stale` is `Refit`.
     refit: Vec<u32>,
-    /// The root box's half area when the tree was built.
+    /// The root box's half area and the tree's surface cost
+    /// ([`Bvh::surface_cost`]) when the tree was built.
     built_area: N,
+    built_cost: N,
+    /// Rooms renewed since the tree's surface cost was last compared with
+    /// its build's.
+    renewed: usize,
     /// Every two slots whose roomy boxes overlap, as sorted keys (the
     /// smaller slot in the high half), when `pairs_valid`; pairs of the
     /// slots in `moved` may be out of date.
@@ -176,6 +186,8 @@ impl<N: Real, T> World<N, T> {
             stale: Stale::Fresh,
             refit: Vec::new(),
             built_area: N::zero(),
+            built_cost: N::zero(),
+            renewed: 0,
             roomy_pairs: Vec::new(),
             pairs_valid: false,
             moved: Vec::new(),
@@ -295,6 +307,7 @@ impl<N: Real, T> World<N, T> {
             // query.
             self.roomy[index] = with_room(&aabb, &previous);
             self.unbounded_room[index] = !aabb.is_bounded();
+            self.renewed += 1;
             self.refit_later(handle.index);
             if self.pairs_valid && !self.is_moved[index] {
                 self.is_moved[index] = true;
@@ -369,7 +382,8 @@ impl<N: Real, T> World<N, T> {
             }
             self.refit.clear();
             let area = self.bvh.root_aabb().map_or(N::zero(), |b| half_area(&b));
-            self.stale = if area > self.built_area * nalgebra::convert::<f64, N>(2.0) {
+            let grown = area > self.built_area * nalgebra::convert::<f64, N>(2.0);
+            self.stale = if grown || self.worn() {
                 Stale::Rebuild
             } else {
                 Stale::Fresh
@@ -397,8 +411,24 @@ impl<N: Real, T> World<N, T> {
                 self.position_of[slot as usize] = position as u32;
             }
             self.built_area = self.bvh.root_aabb().map_or(N::zero(), |b| half_area(&b));
+            self.built_cost = self.bvh.surface_cost();
+            self.renewed = 0;
             self.stale = Stale::Fresh;
         }
+    }
+
+    /// Whether the refit tree has worn out: once a quarter as many rooms
+    /// as objects were renewed since the last look, its surface cost is
+    /// compared with its build's, and a half more asks for a new build
+    /// (objects drifting away from the neighbours the tree was built for
+    /// slow every query; parry3d's broad phase rebuilds subtrees a little
+    /// at every step for the same reason).
+    fn worn(&mut self) -> bool {
+        if self.renewed * 4 < self.len() {
+            return false;
+        }
+        self.renewed = 0;
+        self.bvh.surface_cost() > self.built_cost * nalgebra::convert::<f64, N>(WORN)
     }
 
     /// The first object `ray` hits within `[0, max_t]` and the hit (see

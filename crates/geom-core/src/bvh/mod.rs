@@ -301,6 +301,20 @@ impl<N: Real> Bvh<N> {
         self.nodes.len()
     }
 
+    /// The tree's surface-area cost: the half areas of every node's
+    /// children's boxes, summed (the SAH's estimate of a query's box tests,
+    /// up to the root's area; infinite with an unbounded box). A refit
+    /// keeps the tree's shape while its primitives move away from the
+    /// neighbours it was built for, and this sum grows with the queries'
+    /// cost: compared with its value at the build, it says when to build
+    /// again.
+    pub fn surface_cost(&self) -> N {
+        self.nodes
+            .iter()
+            .flat_map(|node| (0..WIDTH).map(move |slot| half_area(&node.child_box(slot))))
+            .fold(N::zero(), |sum, area| sum + area)
+    }
+
     /// Replaces every primitive's box and updates the nodes' boxes to hold
     /// them, keeping the tree's shape: after small motions queries stay
     /// exact (every box is refit) and about as fast; after large ones,

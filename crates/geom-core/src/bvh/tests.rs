@@ -603,3 +603,45 @@ fn the_parallel_build_makes_the_sequential_tree() {
         assert_eq!(parallel.len(), boxes.len());
     }
 }
+
+/// The surface cost sums the half areas of every node's children: four
+/// unit cubes in leaves of one under one node cost 4 × 3, in one leaf the
+/// box around them (31 × 1 × 1: 31 + 1 + 31); a tree refit with its boxes
+/// shuffled (every primitive far from the neighbours it was built with)
+/// costs several times its build, and a build over the shuffled boxes
+/// costs as much as the first (the same boxes).
+#[test]
+fn surface_cost_sums_the_child_boxes_and_grows_as_a_refit_tree_wears() {
+    let cubes: Vec<Aabb<f64>> = (0..4)
+        .map(|i| Aabb::from_half_extents(Point3::new(10.0 * i as f64, 0.0, 0.0), Vector3::repeat(0.5)))
+        .collect();
+    let single = BvhOptions { max_leaf_size: 1 };
+    assert_eq!(Bvh::build_with(&cubes, single).surface_cost(), 12.0);
+    assert_eq!(Bvh::build(&cubes).surface_cost(), 63.0);
+    let mut rng = Rng::new(43);
+    let boxes = random_boxes(&mut rng, 2000);
+    let mut bvh = Bvh::build_with(&boxes, BvhOptions { max_leaf_size: 1 });
+    let built = bvh.surface_cost();
+    let mut shuffled = boxes.clone();
+    for k in (1..shuffled.len()).rev() {
+        shuffled.swap(k, rng.below(k + 1));
+    }
+    bvh.refit(&shuffled);
+    assert!(
+        bvh.surface_cost() > 3.0 * built,
+        "{} against {built}",
+        bvh.surface_cost()
+    );
+    let rebuilt = Bvh::build_with(&shuffled, BvhOptions { max_leaf_size: 1 }).surface_cost();
+    assert!(
+        (rebuilt - built).abs() < 1e-9 * built,
+        "{rebuilt} against {built}"
+    );
+    // An unbounded box makes the cost infinite (never "worn" by comparison).
+    let mut wild = cubes.clone();
+    wild.push(Aabb::new(
+        Point3::new(-f64::INFINITY, 0.0, 0.0),
+        Point3::new(0.0, 1.0, 1.0),
+    ));
+    assert_eq!(Bvh::build(&wild).surface_cost(), f64::INFINITY);
+}
