@@ -146,8 +146,9 @@ impl<N: Real> Aabb<N> {
     /// either is NaN).
     #[inline]
     pub fn contains_aabb(&self, other: &Self) -> bool {
-        // Without a branch, as `intersects`: a world asks this of every
-        // moved object, and on some steps a third of them have left.
+        // Every comparison made and joined by `&`, as in `intersects` (the
+        // compiler may still branch where the answer chooses a path, as
+        // in a world's `set_pose`, where it mostly holds).
         let mut inside = true;
         for i in 0..3 {
             inside &= (self.mins[i] <= other.mins[i]) & (other.maxs[i] <= self.maxs[i]);
