@@ -68,14 +68,7 @@ fn churned_world(rng: &mut Rng, count: usize) -> (World<f64, usize>, Vec<(Handle
         let mut pairs = Vec::new();
         world.candidate_pairs(&mut pairs);
         for &(handle, _) in &live {
-            let (_, pose, _) = world.get(handle).unwrap();
-            let step = if rng.chance(0.05) {
-                rng.vector(20.0)
-            } else {
-                rng.vector(0.5)
-            };
-            let moved = Isometry3::from_parts((pose.translation.vector + step).into(), pose.rotation);
-            assert!(world.set_pose(handle, moved));
+            nudge(&mut world, handle, rng, 0.05, 0.5);
         }
     }
     // Then a few objects move, some far: fewer than an eighth, so the
@@ -84,16 +77,22 @@ fn churned_world(rng: &mut Rng, count: usize) -> (World<f64, usize>, Vec<(Handle
     world.candidate_pairs(&mut pairs);
     for _ in 0..count / 10 {
         let (handle, _) = live[rng.below(live.len())];
-        let (_, pose, _) = world.get(handle).unwrap();
-        let step = if rng.chance(0.3) {
-            rng.vector(20.0)
-        } else {
-            rng.vector(2.0)
-        };
-        let moved = Isometry3::from_parts((pose.translation.vector + step).into(), pose.rotation);
-        assert!(world.set_pose(handle, moved));
+        nudge(&mut world, handle, rng, 0.3, 2.0);
     }
     (world, live)
+}
+
+/// Moves the object by up to `near` per axis, or with chance `far_chance`
+/// by up to 20 (across much of the world).
+fn nudge(world: &mut World<f64, usize>, handle: Handle, rng: &mut Rng, far_chance: f64, near: f64) {
+    let (_, pose, _) = world.get(handle).unwrap();
+    let step = if rng.chance(far_chance) {
+        rng.vector(20.0)
+    } else {
+        rng.vector(near)
+    };
+    let moved = Isometry3::from_parts((pose.translation.vector + step).into(), pose.rotation);
+    assert!(world.set_pose(handle, moved));
 }
 
 #[test]
