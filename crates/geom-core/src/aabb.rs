@@ -122,6 +122,21 @@ impl<N: Real> Aabb<N> {
         }
     }
 
+    /// The squared distance from `point` to the box (zero inside or on
+    /// it).
+    #[inline]
+    pub fn distance_squared_to_point(&self, point: &Point3<N>) -> N {
+        let mut total = N::zero();
+        for axis in 0..3 {
+            let below = self.mins[axis] - point[axis];
+            let above = point[axis] - self.maxs[axis];
+            let d = if below > above { below } else { above };
+            let d = if d > N::zero() { d } else { N::zero() };
+            total += d * d;
+        }
+        total
+    }
+
     /// Whether `point` is inside or on the box.
     pub fn contains_point(&self, point: &Point3<N>) -> bool {
         (0..3).all(|i| self.mins[i] <= point[i] && point[i] <= self.maxs[i])
@@ -284,6 +299,42 @@ fn abs_rotation_times<N: Real>(pose: &Isometry3<N>, v: &Vector3<N>) -> Vector3<N
 mod tests {
     use super::*;
     use nalgebra::{UnitQuaternion, Vector3};
+
+    /// Against the distance to the nearest of dense samples of the box's
+    /// surface and its interior's answer, zero.
+    #[test]
+    fn distance_to_a_point_is_that_of_the_nearest_box_point() {
+        let aabb = Aabb::new(Point3::new(-1.0, 0.0, 2.0), Point3::new(3.0, 0.5, 4.0));
+        let mut rng = geom_random::Rng::new(3);
+        let n = 40;
+        for _ in 0..200 {
+            let point = Point3::from(rng.vector(6.0));
+            let mut nearest = f64::INFINITY;
+            for i in 0..=n {
+                for j in 0..=n {
+                    for k in 0..=n {
+                        let t = Vector3::new(i, j, k).map(|v| v as f64 / n as f64);
+                        let q = aabb.mins + (aabb.maxs - aabb.mins).component_mul(&t);
+                        nearest = nearest.min((point - q).norm_squared());
+                    }
+                }
+            }
+            let d = aabb.distance_squared_to_point(&point);
+            if aabb.contains_point(&point) {
+                assert_eq!(d, 0.0);
+            }
+            // The samples are at most half a step (0.1 by 0.0125 by 0.05)
+            // from the nearest box point.
+            assert!(
+                d <= nearest && nearest.sqrt() - d.sqrt() <= 0.06,
+                "{point:?}: {d} vs {nearest}"
+            );
+        }
+        assert_eq!(
+            aabb.distance_squared_to_point(&Point3::new(4.0, 2.5, 0.0)),
+            1.0 + 4.0 + 4.0
+        );
+    }
 
     #[test]
     fn transformed_box_holds_every_transformed_corner() {

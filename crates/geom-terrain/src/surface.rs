@@ -24,12 +24,41 @@ pub(crate) enum Location<N: Real> {
 /// measured it ([`TriangleSurface::locate_measured`]).
 pub(crate) type Located<N> = (Location<N>, Option<N>);
 
+/// The triangles a swept-sphere contact kept near its segment, for the
+/// lookups it makes there ([`TriangleSurface::locate_around`],
+/// [`TriangleSurface::surface_through_around`]): every triangle within
+/// `radius` of a point of the segment is among them.
+pub(crate) struct Around<'a, N, Near> {
+    /// The triangles' ids and where they sit.
+    pub(crate) triangles: &'a [(u32, Near)],
+    /// How far from the segment the list is complete (`-∞`: nowhere, an
+    /// empty list).
+    pub(crate) radius: N,
+}
+
+impl<N: Real, Near> Around<'_, N, Near> {
+    /// No triangles: every lookup searches the surface.
+    pub(crate) fn nowhere() -> Self {
+        Around {
+            triangles: &[],
+            radius: nalgebra::convert::<f64, N>(f64::NEG_INFINITY),
+        }
+    }
+}
+
 /// A surface of triangles numbered by `u32` ids, with precomputed active
 /// edges and vertices (see [`crate::active_edges`]).
 pub(crate) trait TriangleSurface<N: Real> {
-    /// Where a triangle sits, for lookups near it: a heightfield's cell;
-    /// nothing for a mesh.
-    type Near: Copy;
+    /// Where a triangle sits, for lookups near it: a heightfield's cell; a
+    /// mesh's triangle's position in its tree's order (its lookups from a
+    /// point take any value).
+    type Near: Copy + Default;
+
+    /// Whether the swept-sphere contact keeps the triangles near its
+    /// segment for its lookups ([`Around`]): a mesh's lookups otherwise
+    /// search its whole tree from the root, each time; a heightfield's
+    /// look up its grid, and its contacts keep nothing.
+    const LOOKS_AROUND: bool = false;
 
     /// The box holding every triangle.
     fn local_extent(&self) -> Aabb<N>;
@@ -40,6 +69,10 @@ pub(crate) trait TriangleSurface<N: Real> {
     /// Calls `visit(id, triangle, near)` for every triangle whose box may
     /// meet `aabb`.
     fn visit_triangles(&self, aabb: &Aabb<N>, visit: impl FnMut(u32, &Triangle<N>, Self::Near));
+
+    /// Triangle `id`, sitting at `near`, as
+    /// [`TriangleSurface::visit_triangles`] gave it.
+    fn triangle_at(&self, id: u32, near: Self::Near) -> Triangle<N>;
 
     /// The unit normal of triangle `id` on its front (a heightfield's up,
     /// a closed mesh's outside); `triangle` is that triangle as
@@ -88,6 +121,20 @@ pub(crate) trait TriangleSurface<N: Real> {
         (self.locate(point, near, within), None)
     }
 
+    /// [`TriangleSurface::locate_measured`] for a point of the segment
+    /// that `around` was kept for: a mesh answers from `around` when it
+    /// holds every triangle the lookup could find.
+    fn locate_around(
+        &self,
+        point: &Point3<N>,
+        near: Self::Near,
+        within: N,
+        around: &Around<'_, N, Self::Near>,
+    ) -> Located<N> {
+        let _ = around;
+        self.locate_measured(point, near, within)
+    }
+
     /// The way out of the solid for a `point` inside it: the surface
     /// point it leaves by and the unit normal there (straight up for a
     /// heightfield, to the nearest surface point of a closed mesh).
@@ -102,6 +149,22 @@ pub(crate) trait TriangleSurface<N: Real> {
     /// contact's reach of it) to rounding at `scale`: flat ground
     /// continuing on the other side.
     fn surface_through(&self, foot: &Point3<N>, near: Self::Near, scale: N) -> bool;
+
+    /// [`TriangleSurface::surface_through`] for a `foot` at most
+    /// `from_segment` from a point of the segment that `around` was kept
+    /// for: a mesh answers from `around` when it holds every triangle near
+    /// enough to the foot.
+    fn surface_through_around(
+        &self,
+        foot: &Point3<N>,
+        near: Self::Near,
+        scale: N,
+        from_segment: N,
+        around: &Around<'_, N, Self::Near>,
+    ) -> bool {
+        let _ = (from_segment, around);
+        self.surface_through(foot, near, scale)
+    }
 }
 
 /// How far from the surface a foot may lie and still count as on it
@@ -134,6 +197,10 @@ impl<N: Real> TriangleSurface<N> for crate::HeightField<N> {
             debug_assert_eq!(cell, self.cell_coords(id.cell()));
             visit(id.0, &triangle, cell);
         }
+    }
+
+    fn triangle_at(&self, id: u32, (i, j): Self::Near) -> Triangle<N> {
+        self.cell_triangle(i, j, crate::TriangleId(id).half())
     }
 
     fn face_normal(&self, _id: u32, triangle: &Triangle<N>) -> Vector3<N> {

@@ -96,7 +96,7 @@ fn solid_holds<N: Real>(
     };
     let local: Point3<N> = outer_pose.inverse_transform_point(&(inner_pose * vertex));
     let unlimited = nalgebra::convert::<f64, N>(f64::INFINITY);
-    matches!(outer.locate(&local, (), unlimited), Location::Inside(_))
+    matches!(outer.locate(&local, 0, unlimited), Location::Inside(_))
 }
 
 /// The nearest points of `solid` and the triangles of `walked` near it,

@@ -278,6 +278,16 @@ impl<N: Real> Bvh<N> {
         &self.boxes[self.positions[index as usize] as usize]
     }
 
+    /// The box of the primitive at `position` in the
+    /// [tree order](Bvh::tree_order), as last built or refit.
+    ///
+    /// # Panics
+    ///
+    /// When `position >= len()`.
+    pub fn aabb_in_tree_order(&self, position: u32) -> &Aabb<N> {
+        &self.boxes[position as usize]
+    }
+
     /// The primitives in the tree order: a leaf's are adjacent, and
     /// `tree_order()[p]` is the primitive at position `p`. Data a caller
     /// keeps in this order is read from adjacent memory by the

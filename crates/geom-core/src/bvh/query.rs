@@ -94,20 +94,6 @@ fn box_distances_squared<N: Real>(node: &Node<N>, point: &[N; 3]) -> [N; WIDTH] 
     total
 }
 
-/// The squared distance from `point` to `aabb` (zero inside).
-#[inline]
-fn box_distance_squared<N: Real>(aabb: &Aabb<N>, point: &Point3<N>) -> N {
-    let mut total = N::zero();
-    for axis in 0..3 {
-        let below = aabb.mins[axis] - point[axis];
-        let above = point[axis] - aabb.maxs[axis];
-        let d = if below > above { below } else { above };
-        let d = if d > N::zero() { d } else { N::zero() };
-        total += d * d;
-    }
-    total
-}
-
 /// The children of `node` (bit `k` for child `k`) whose boxes overlap
 /// `aabb` (touching counts) and that are not empty slots: computed without
 /// branches, so that the pair traversals iterate over set bits rather than
@@ -747,7 +733,7 @@ impl<N: Real, F: FnMut(u32, N) -> Option<N>> NearestFirst<N> for Closest<'_, N, 
         // (that of a lone primitive is the leaf's).
         let several = positions.len() > 1;
         for p in positions {
-            if several && box_distance_squared(&self.bvh.boxes[p], &self.point) > self.reach_squared() {
+            if several && self.bvh.boxes[p].distance_squared_to_point(&self.point) > self.reach_squared() {
                 continue;
             }
             let answer = (self.test)(p as u32, self.best.reach);

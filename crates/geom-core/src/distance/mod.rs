@@ -29,7 +29,7 @@ pub use segment_triangle::{
 };
 
 use crate::LaneOrd;
-use nalgebra::{Point3, SimdValue, Vector3};
+use nalgebra::{Point3, SimdBool, SimdValue, Vector3};
 
 use crate::scalar::{Lane, Real, lit};
 
@@ -49,21 +49,26 @@ pub fn closest_point_on_segment<T: Lane>(point: &Point3<T>, a: &Point3<T>, b: &P
     // Where |ab|² or the dot product overflows (coordinates near 1e154 in
     // f64, 1e19 in f32), `∞/∞` would be NaN: divide both vectors by the
     // largest component of `ab` first.
+    // Only computed where some lane overflowed (rarely, and so a branch
+    // that predicts well): a tenth of the scalar point–triangle
+    // projection's instructions otherwise.
     let overflowed = !(plain * zero).simd_eq(zero);
-    let largest =
-        ab.x.simd_abs()
-            .lane_max(ab.y.simd_abs())
-            .lane_max(ab.z.simd_abs());
-    let scale = T::one() / largest.select(largest.simd_gt(zero), T::one());
-    let ab_scaled = ab * scale;
-    let rescaled = (ap * scale).dot(&ab_scaled) / ab_scaled.norm_squared();
+    let s = if overflowed.any() {
+        let largest =
+            ab.x.simd_abs()
+                .lane_max(ab.y.simd_abs())
+                .lane_max(ab.z.simd_abs());
+        let scale = T::one() / largest.select(largest.simd_gt(zero), T::one());
+        let ab_scaled = ab * scale;
+        let rescaled = (ap * scale).dot(&ab_scaled) / ab_scaled.norm_squared();
+        rescaled.select(overflowed, plain)
+    } else {
+        plain
+    };
     // `lane_max`/`lane_min`, not `simd_clamp`: one NaN rule on scalars and
     // lanes (a NaN parameter, from a point near the float limit, clamps to
     // `a` on both).
-    let s = rescaled
-        .select(overflowed, plain)
-        .lane_max(zero)
-        .lane_min(T::one());
+    let s = s.lane_max(zero).lane_min(T::one());
     let s = s.select(length_squared.simd_gt(zero), zero);
     (a + ab * s, s)
 }
@@ -404,6 +409,70 @@ mod tests {
                 .fold(f64::INFINITY, f64::min);
             let d = (p - q).norm();
             assert!(d <= best + 1e-12 && d >= best - 1e-4, "{d} vs {best}");
+        }
+    }
+
+    /// A segment of lanes, only some of which overflow `|ab|²` (the rescaled
+    /// parameter is computed for the batch then): every lane answers as
+    /// the same segment does alone, and that answer is the `f64` one.
+    #[test]
+    fn segment_lanes_some_overflowing_equal_scalars() {
+        let segments = [
+            (
+                Point3::new(1.0f32, 2.0, 3.0),
+                Point3::new(4.0, -2.0, 3.0),
+                Point3::new(2.0, 1.0, 0.0),
+            ),
+            (
+                Point3::new(-3e19, 1e19, 0.0),
+                Point3::new(3e19, 2e19, 1e18),
+                Point3::new(1e19, 0.0, 5e18),
+            ),
+            (
+                Point3::new(0.5, 0.5, 0.5),
+                Point3::new(0.5, 0.5, 0.5),
+                Point3::new(9.0, 9.0, 9.0),
+            ),
+            (
+                Point3::new(0.0, -2e20, 0.0),
+                Point3::new(0.0, 2e20, 0.0),
+                Point3::new(1.0, 3e19, 0.0),
+            ),
+        ];
+        let mut lanes = [[0.0f32; 8]; 9];
+        for (i, (a, b, p)) in segments.iter().cycle().take(8).enumerate() {
+            for k in 0..3 {
+                (lanes[k][i], lanes[3 + k][i], lanes[6 + k][i]) = (a[k], b[k], p[k]);
+            }
+            // The parameter in f64, where nothing overflows.
+            let (a64, b64, p64) = (a.cast::<f64>(), b.cast::<f64>(), p.cast::<f64>());
+            let ab = b64 - a64;
+            let expected = if ab.norm_squared() > 0.0 {
+                ((p64 - a64).dot(&ab) / ab.norm_squared()).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            let (on, s) = closest_point_on_segment(p, a, b);
+            assert!(
+                (f64::from(s) - expected).abs() < 1e-6,
+                "segment {i}: {s} vs {expected}"
+            );
+            let size = a64.coords.amax().max(b64.coords.amax());
+            let error = (on.cast::<f64>() - (a64 + ab * expected)).amax();
+            assert!(error <= 1e-6 * size, "segment {i}: {on:?}");
+        }
+        let wide = |k: usize| {
+            Point3::new(
+                WideF32x8::from(lanes[k]),
+                WideF32x8::from(lanes[k + 1]),
+                WideF32x8::from(lanes[k + 2]),
+            )
+        };
+        let (on, s) = closest_point_on_segment(&wide(6), &wide(0), &wide(3));
+        for (i, (a, b, p)) in segments.iter().cycle().take(8).enumerate() {
+            let (scalar_on, scalar_s) = closest_point_on_segment(p, a, b);
+            assert_eq!(s.extract(i), scalar_s, "lane {i}");
+            assert_eq!(on.map(|c| c.extract(i)), scalar_on, "lane {i}");
         }
     }
 

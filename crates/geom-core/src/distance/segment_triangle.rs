@@ -82,7 +82,29 @@ pub fn closest_points_segment_triangle_with_weights<N: Real>(
     {
         return (through, Some(weights));
     }
+    // The squared distance to the triangle is convex along the segment,
+    // with slope 2 (p − q)·(p1 − p0) at a segment point p nearest to q: an
+    // end where the distance grows into the segment (or one where it still
+    // falls at the far end) is the nearest point, and no edge or crossing
+    // can be nearer. Slopes within rounding of zero (16 ε |p − q| |p1 − p0|,
+    // compared squared) decide nothing; an overflowing square decides
+    // nothing either.
+    let along = p1 - p0;
+    let along_squared = along.norm_squared();
+    let rounding = nalgebra::convert::<f64, N>(16.0) * N::default_epsilon();
+    let beyond_rounding = |slope: N, away: &Vector3<N>| {
+        slope * slope > rounding * rounding * away.norm_squared() * along_squared
+    };
     let (on_triangle_0, weights_0) = closest_point_on_triangle_branching(p0, a, b, c);
+    let away_0 = p0 - on_triangle_0;
+    let slope_0 = away_0.dot(&along);
+    let first_end_nearest = slope_0 > zero && beyond_rounding(slope_0, &away_0);
+    // The first end is the answer, unless both ends may lie over the face
+    // (below), which compares the two: the far end's projection is left
+    // out (most triangles beside a segment lie nearest one of its ends).
+    if first_end_nearest && !(crossing.is_none() && in_face(&weights_0)) {
+        return (candidate(zero, *p0, on_triangle_0), Some(weights_0));
+    }
     let (on_triangle_1, weights_1) = closest_point_on_triangle_branching(p1, a, b, c);
     let mut best = (candidate(zero, *p0, on_triangle_0), Some(weights_0));
     let mut consider = |next: SegmentTriangleClosest<N>, weights: Option<Vector3<N>>| {
@@ -97,24 +119,11 @@ pub fn closest_points_segment_triangle_with_weights<N: Real>(
     if crossing.is_none() && in_face(&weights_0) && in_face(&weights_1) {
         return best;
     }
-    // The squared distance to the triangle is convex along the segment,
-    // with slope 2 (p − q)·(p1 − p0) at a segment point p nearest to q: an
-    // end where the distance grows into the segment (or one where it still
-    // falls at the far end) is the nearest point, and no edge or crossing
-    // can be nearer. Slopes within rounding of zero (16 ε |p − q| |p1 − p0|,
-    // compared squared) decide nothing; an overflowing square decides
-    // nothing either.
-    let along = p1 - p0;
-    let along_squared = along.norm_squared();
-    let rounding = nalgebra::convert::<f64, N>(16.0) * N::default_epsilon();
-    let beyond_rounding = |slope: N, away: &Vector3<N>| {
-        slope * slope > rounding * rounding * away.norm_squared() * along_squared
-    };
-    let (away_0, away_1) = (p0 - on_triangle_0, p1 - on_triangle_1);
-    let (slope_0, slope_1) = (away_0.dot(&along), away_1.dot(&along));
-    if slope_0 > zero && beyond_rounding(slope_0, &away_0) {
+    if first_end_nearest {
         return (candidate(zero, *p0, on_triangle_0), Some(weights_0));
     }
+    let away_1 = p1 - on_triangle_1;
+    let slope_1 = away_1.dot(&along);
     if slope_1 < zero && beyond_rounding(slope_1, &away_1) {
         return (candidate(N::one(), *p1, on_triangle_1), Some(weights_1));
     }

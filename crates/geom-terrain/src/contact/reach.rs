@@ -105,6 +105,8 @@ pub(super) struct SegmentReach<N: Real> {
     /// The segment's box.
     lo: Point3<N>,
     hi: Point3<N>,
+    /// The distance tested for.
+    reach: N,
     /// `reach` enlarged by a relative 10⁻³ and by the rounding of the
     /// inputs, and its square.
     safe: N,
@@ -126,6 +128,7 @@ impl<N: Real> SegmentReach<N> {
         // often settles a triangle within reach at the first evaluation.
         let (p0, p1) = if p1.y < p0.y { (p1, p0) } else { (p0, p1) };
         SegmentReach {
+            reach,
             p0: *p0,
             p1: *p1,
             direction: p1 - p0,
@@ -135,6 +138,14 @@ impl<N: Real> SegmentReach<N> {
             safe_squared: safe * safe,
             inverse_direction: (p1 - p0).map(|d| if d == N::zero() { N::zero() } else { N::one() / d }),
         }
+    }
+
+    /// How far from the segment every triangle is kept (not
+    /// [beyond](SegmentReach::beyond)): the reach and a quarter of the
+    /// test's relative margin, the rest of it (and the absolute one) left
+    /// for the rounding of the points and distances compared with it.
+    pub(super) fn keeps_within(&self) -> N {
+        self.reach * (N::one() + nalgebra::convert::<f64, N>(1.0 / 4096.0))
     }
 
     /// `true` only when the segment is certainly farther than its reach

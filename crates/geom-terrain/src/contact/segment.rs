@@ -8,7 +8,7 @@ use geom_prims::Triangle;
 use nalgebra::{Point3, Vector3};
 
 use super::reach::SegmentReach;
-use crate::surface::{Located, Location, TriangleSurface};
+use crate::surface::{Around, Located, Location, TriangleSurface};
 
 /// Which part of a triangle holds a closest point.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,14 +36,39 @@ pub(crate) fn region_of<N: Real>(weights: &Vector3<N>, tolerance: N) -> Region {
     }
 }
 
+/// How many triangles a contact keeps near its segment for its lookups
+/// ([`Around`]); with more, every lookup searches the surface.
+const AROUND_CAPACITY: usize = 256;
+
 /// Pushes one candidate per triangle within `radius + margin` of segment
-/// `p0 p1` (surface-local), normals from the surface outwards.
+/// `p0 p1` (surface-local), normals from the surface outwards, in the
+/// order the surface visits them.
+///
+/// A surface that [looks around](TriangleSurface::LOOKS_AROUND) (a mesh)
+/// has its triangles near the segment kept first, then each one's
+/// candidate made: the lookups of every candidate (where a segment point
+/// is, whether the surface passes through a foot) then search those few
+/// triangles rather than the whole surface.
 pub(crate) fn collect_candidates<N: Real, S: TriangleSurface<N>>(
     surface: &S,
     p0: &Point3<N>,
     p1: &Point3<N>,
     radius: N,
     margin: N,
+    out: &mut Vec<ContactCandidate<N>>,
+) {
+    collect_candidates_keeping(surface, p0, p1, radius, margin, S::LOOKS_AROUND, out);
+}
+
+/// [`collect_candidates`], keeping the triangles near the segment for the
+/// lookups or not (`keep_around`): the same candidates either way.
+pub(crate) fn collect_candidates_keeping<N: Real, S: TriangleSurface<N>>(
+    surface: &S,
+    p0: &Point3<N>,
+    p1: &Point3<N>,
+    radius: N,
+    margin: N,
+    keep_around: bool,
     out: &mut Vec<ContactCandidate<N>>,
 ) {
     let reach = radius + margin;
@@ -56,16 +81,63 @@ pub(crate) fn collect_candidates<N: Real, S: TriangleSurface<N>>(
         extent.mins.coords.amax().max(extent.maxs.coords.amax()),
     );
     let mut locations = LocationCache::new();
+    let nowhere = Around::nowhere();
+    let mut push_candidate =
+        |id: u32, near: S::Near, triangle: &Triangle<N>, around: &Around<'_, N, S::Near>| {
+            if let Some(candidate) = triangle_candidate(
+                surface,
+                id,
+                near,
+                triangle,
+                p0,
+                p1,
+                radius,
+                reach,
+                &mut locations,
+                around,
+            ) {
+                out.push(candidate);
+            }
+        };
+    if !keep_around {
+        surface.visit_triangles(&search, |id, triangle, near| {
+            if !reach_test.beyond(triangle) {
+                push_candidate(id, near, triangle, &nowhere);
+            }
+        });
+        return;
+    }
+    let mut kept = [(0, S::Near::default()); AROUND_CAPACITY];
+    let mut len = 0;
+    let mut overflowed = false;
     surface.visit_triangles(&search, |id, triangle, near| {
         if reach_test.beyond(triangle) {
             return;
         }
-        if let Some(candidate) =
-            triangle_candidate(surface, id, near, triangle, p0, p1, radius, reach, &mut locations)
-        {
-            out.push(candidate);
+        if len < AROUND_CAPACITY {
+            kept[len] = (id, near);
+            len += 1;
+            return;
         }
+        if !overflowed {
+            // Too many to keep: the kept ones' candidates now, their
+            // lookups searching the surface, in the order visited.
+            overflowed = true;
+            for &(id, near) in &kept[..len] {
+                push_candidate(id, near, &surface.triangle_at(id, near), &nowhere);
+            }
+        }
+        push_candidate(id, near, triangle, &nowhere);
     });
+    if !overflowed {
+        let around = Around {
+            triangles: &kept[..len],
+            radius: reach_test.keeps_within(),
+        };
+        for &(id, near) in around.triangles {
+            push_candidate(id, near, &surface.triangle_at(id, near), &around);
+        }
+    }
 }
 
 /// A swept sphere whose segment ends are in the solid beyond the reach of
@@ -129,11 +201,12 @@ impl<N: Real> LocationCache<N> {
         point: &Point3<N>,
         near: S::Near,
         within: N,
+        around: &Around<'_, N, S::Near>,
     ) -> Located<N> {
         if let Some(&(_, located)) = self.entries.iter().flatten().find(|(p, _)| p == point) {
             return located;
         }
-        let located = surface.locate_measured(point, near, within);
+        let located = surface.locate_around(point, near, within, around);
         self.entries[self.next] = Some((*point, located));
         self.next = 1 - self.next;
         located
@@ -151,6 +224,7 @@ fn triangle_candidate<N: Real, S: TriangleSurface<N>>(
     radius: N,
     reach: N,
     locations: &mut LocationCache<N>,
+    around: &Around<'_, N, S::Near>,
 ) -> Option<ContactCandidate<N>> {
     let (a, b, c) = (&triangle.a, &triangle.b, &triangle.c);
     let (closest, known_weights) = closest_points_segment_triangle_with_weights(p0, p1, a, b, c);
@@ -186,7 +260,7 @@ fn triangle_candidate<N: Real, S: TriangleSurface<N>>(
     // crossing this triangle) is pushed out the other way, and deeper.
     // A point on the surface to rounding (a capsule sunk by exactly its
     // radius) is not inside: its contact is the face's.
-    let (location, surface_distance) = locations.locate(surface, &on_segment, near, distance);
+    let (location, surface_distance) = locations.locate(surface, &on_segment, near, distance, around);
     let slack = N::default_epsilon() * nalgebra::convert::<f64, N>(64.0) * scale;
     let inside = matches!(location, Location::Inside(depth) if depth > slack);
     // Inside, a surface strictly nearer than this triangle (the depth is
@@ -240,7 +314,10 @@ fn triangle_candidate<N: Real, S: TriangleSurface<N>>(
         let margin = nalgebra::convert::<f64, N>(8.0) * N::default_epsilon() * height.abs();
         let ground_too_far =
             surface_distance.is_some_and(|d| d > height.abs() + tolerance + tolerance + margin);
-        if !same_side || ground_too_far || !surface.surface_through(&foot, near, scale) {
+        if !same_side
+            || ground_too_far
+            || !surface.surface_through_around(&foot, near, scale, height.abs(), around)
+        {
             return None;
         }
         Some(ContactCandidate {

@@ -116,7 +116,7 @@ pub fn contact_trimesh_convex<N: Real>(
     // pseudo-normal of the surface's nearest feature to it.
     let unlimited = nalgebra::convert::<f64, N>(f64::INFINITY);
     let behind = !mesh.closed
-        && crate::surface::TriangleSurface::locate(mesh, &shape_box.center(), (), unlimited)
+        && crate::surface::TriangleSurface::locate(mesh, &shape_box.center(), 0, unlimited)
             == crate::surface::Location::Behind;
     let mut answer = Ok(());
     mesh.bvh.visit_aabb_in_tree_order(&search, |p| {

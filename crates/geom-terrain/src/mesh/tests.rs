@@ -485,3 +485,76 @@ fn neighbors_equal_brute_force_over_every_pair_of_triangles() {
         assert_eq!(mesh.is_closed(), closed);
     }
 }
+
+/// A terrain mesh with flat stretches (flat inactive edges, where contacts
+/// are measured along the face to the ground beyond), valleys and ridges:
+/// heights on a coarse grid of levels, some cells raised at random.
+fn stepped_terrain(rng: &mut Rng, rows: usize, cols: usize, spacing: f64) -> TriMesh<f64> {
+    let heights: Vec<f64> = (0..rows * cols)
+        .map(|_| {
+            if rng.chance(0.7) {
+                0.0
+            } else {
+                rng.below(3) as f64 * 0.4
+            }
+        })
+        .collect();
+    let field = HeightField::new(
+        Point3::new(-0.5 * spacing * rows as f64, 0.0, -0.5 * spacing * cols as f64),
+        [spacing, spacing],
+        rows,
+        cols,
+        heights,
+    );
+    TriMesh::from_heightfield(&field).unwrap()
+}
+
+/// The swept-sphere contact's lookups among the triangles it kept near
+/// its segment (where a segment point is, whether the ground runs through
+/// a foot) answer as the tree's searches over the whole mesh: the same
+/// candidates, bit for bit, for capsules and spheres above and below an
+/// open stepped terrain, around and inside a closed torus and across a
+/// random soup, small ones and ones meeting more triangles than are kept.
+#[test]
+fn lookups_among_the_kept_triangles_answer_as_the_tree() {
+    use crate::contact::segment::collect_candidates_keeping;
+    let mut rng = Rng::new(31);
+    let meshes = [
+        stepped_terrain(&mut rng, 40, 40, 0.25),
+        torus(3.0, 1.0, 24, 12),
+        random_soup(&mut rng, 3000),
+    ];
+    let (mut kept, mut searched) = (Vec::new(), Vec::new());
+    let mut compared = [0usize; 3];
+    for (m, mesh) in meshes.iter().enumerate() {
+        for case in 0..400 {
+            // About a random vertex, mostly within reach of the surface.
+            let vertex = mesh.triangle(rng.below(mesh.triangle_count()) as u32).unwrap().a;
+            let centre = vertex + rng.vector(0.6);
+            let half = if case % 5 == 0 { 0.0 } else { rng.range(0.0, 1.5) };
+            let axis = rng.direction() * half;
+            // Every tenth meets hundreds of triangles (past the kept list).
+            let radius = if case % 10 == 0 {
+                rng.range(2.0, 3.0)
+            } else {
+                rng.log_range(-2.0, -0.3)
+            };
+            let margin = if case % 3 == 0 { 0.0 } else { rng.range(0.0, 0.1) };
+            let (p0, p1) = (centre - axis, centre + axis);
+            kept.clear();
+            searched.clear();
+            collect_candidates_keeping(mesh, &p0, &p1, radius, margin, true, &mut kept);
+            collect_candidates_keeping(mesh, &p0, &p1, radius, margin, false, &mut searched);
+            assert_eq!(
+                format!("{kept:?}"),
+                format!("{searched:?}"),
+                "mesh {m}, case {case}"
+            );
+            compared[m] += kept.len();
+        }
+    }
+    assert!(
+        compared.iter().all(|&n| n > 500),
+        "{compared:?} candidates compared"
+    );
+}
