@@ -145,7 +145,7 @@ pub(crate) fn contact_surface_swept_sphere<N: Real, S: TriangleSurface<N>>(
     let p1 = matrix.point_to_local(world_p1);
     let mut candidates = std::mem::take(out.candidates_mut());
     candidates.clear();
-    segment::collect_candidates(field, &p0, &p1, radius, margin, &mut candidates);
+    segment::collect_candidates(field, &p0, &p1, radius, margin, S::LOOKS_AROUND, &mut candidates);
     if candidates.is_empty() {
         segment::push_sunk_ends(field, &p0, &p1, radius, &mut candidates);
     }

@@ -44,25 +44,13 @@ const AROUND_CAPACITY: usize = 256;
 /// `p0 p1` (surface-local), normals from the surface outwards, in the
 /// order the surface visits them.
 ///
-/// A surface that [looks around](TriangleSurface::LOOKS_AROUND) (a mesh)
-/// has its triangles near the segment kept first, then each one's
-/// candidate made: the lookups of every candidate (where a segment point
-/// is, whether the surface passes through a foot) then search those few
-/// triangles rather than the whole surface.
+/// With `keep_around` (a surface that
+/// [looks around](TriangleSurface::LOOKS_AROUND), a mesh), the triangles
+/// near the segment are kept first, then each one's candidate made: the
+/// lookups of every candidate (where a segment point is, whether the
+/// surface passes through a foot) then search those few triangles rather
+/// than the whole surface. The candidates are the same either way.
 pub(crate) fn collect_candidates<N: Real, S: TriangleSurface<N>>(
-    surface: &S,
-    p0: &Point3<N>,
-    p1: &Point3<N>,
-    radius: N,
-    margin: N,
-    out: &mut Vec<ContactCandidate<N>>,
-) {
-    collect_candidates_keeping(surface, p0, p1, radius, margin, S::LOOKS_AROUND, out);
-}
-
-/// [`collect_candidates`], keeping the triangles near the segment for the
-/// lookups or not (`keep_around`): the same candidates either way.
-pub(crate) fn collect_candidates_keeping<N: Real, S: TriangleSurface<N>>(
     surface: &S,
     p0: &Point3<N>,
     p1: &Point3<N>,

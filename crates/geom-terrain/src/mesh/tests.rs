@@ -517,7 +517,7 @@ fn stepped_terrain(rng: &mut Rng, rows: usize, cols: usize, spacing: f64) -> Tri
 /// random soup, small ones and ones meeting more triangles than are kept.
 #[test]
 fn lookups_among_the_kept_triangles_answer_as_the_tree() {
-    use crate::contact::segment::collect_candidates_keeping;
+    use crate::contact::segment::collect_candidates;
     let mut rng = Rng::new(31);
     let meshes = [
         stepped_terrain(&mut rng, 40, 40, 0.25),
@@ -543,8 +543,8 @@ fn lookups_among_the_kept_triangles_answer_as_the_tree() {
             let (p0, p1) = (centre - axis, centre + axis);
             kept.clear();
             searched.clear();
-            collect_candidates_keeping(mesh, &p0, &p1, radius, margin, true, &mut kept);
-            collect_candidates_keeping(mesh, &p0, &p1, radius, margin, false, &mut searched);
+            collect_candidates(mesh, &p0, &p1, radius, margin, true, &mut kept);
+            collect_candidates(mesh, &p0, &p1, radius, margin, false, &mut searched);
             assert_eq!(
                 format!("{kept:?}"),
                 format!("{searched:?}"),
