@@ -18,6 +18,12 @@ pub(super) struct Nearest<N: Real> {
     pub(super) weights: Vector3<N>,
 }
 
+/// The bound a nearest-point search takes for a point known to be within
+/// `bound` of the surface: widened by the rounding of that distance.
+pub(super) fn widened_bound<N: Real>(bound: N) -> N {
+    bound * (N::one() + nalgebra::convert::<f64, N>(16.0) * N::default_epsilon())
+}
+
 impl<N: Real> TriMesh<N> {
     /// The nearest point of the surface to `point` (local frame), by the
     /// tree and the point–triangle routine; `None` for a non-finite point.
@@ -42,7 +48,7 @@ impl<N: Real> TriMesh<N> {
             })
         };
         let unlimited = nalgebra::convert::<f64, N>(f64::INFINITY);
-        let widened = bound * (N::one() + nalgebra::convert::<f64, N>(16.0) * N::default_epsilon());
+        let widened = widened_bound(bound);
         let bounded = if widened < unlimited {
             search(widened)
         } else {

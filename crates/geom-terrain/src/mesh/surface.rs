@@ -115,7 +115,7 @@ impl<N: Real> TriangleSurface<N> for TriMesh<N> {
         around: &Around<'_, N, u32>,
     ) -> Located<N> {
         // The bound the tree's search would take (`nearest_within`).
-        let widened = within * (N::one() + nalgebra::convert::<f64, N>(16.0) * N::default_epsilon());
+        let widened = super::shape::widened_bound(within);
         // False for NaN, and for an infinite `within` (a search of all).
         let covered = widened <= around.radius;
         if !covered {
