@@ -9,7 +9,9 @@
 //! times its last move along that axis, both ways, at most its longest
 //! side: the "fat" boxes of Box2D's dynamic tree, grown with speed), so an
 //! object that moves a little, or back and forth, stays inside the box the
-//! tree has and touches neither the tree nor the candidate pairs. When a box
+//! tree has and touches neither the tree nor the candidate pairs; an
+//! object that left its room still moving the way it moved when the room
+//! was made gets its next room ahead of it, 32 moves long. When a box
 //! leaves its room, it gets a new one and the tree is refit (every box
 //! recomputed, the tree's shape kept); inserts and removals rebuild it, as
 //! does a refit tree's root box grown to twice the area it had when built,
@@ -97,6 +99,18 @@ const WORN: f64 = 1.5;
 /// How far the room reaches along each axis, both ways, in multiples of
 /// an object's last move along it.
 const ROOM_PER_MOVE: f64 = 4.0;
+/// A travelling object's room (see [`with_room`]) on every side, as a
+/// fraction of its box's longest finite side.
+const TRAVEL_ROOM: f64 = 1.0 / 16.0;
+/// How far a travelling object's room reaches ahead along each axis, in
+/// multiples of its last move along it (one move behind).
+const TRAVEL_AHEAD: f64 = 32.0;
+/// The longest reach ahead of a travelling object's room, as a multiple
+/// of its box's longest finite side.
+const TRAVEL_REACH: f64 = 2.0;
+/// An object travels when its move and the move its room was made with
+/// are at most about 37° apart (this cosine).
+const SAME_WAY: f64 = 0.8;
 
 /// Shapes at poses with user data of type `T`; see the
 /// [module documentation](self).
@@ -115,6 +129,9 @@ pub struct World<N: Real, T> {
     /// side (a NaN pose, a half-space): renewed at every move, so that a
     /// box back to finite gets a finite room.
     unbounded_room: Vec<bool>,
+    /// Each slot's move (the change of its box's centre) when its room
+    /// was made: zero for a room made at insertion.
+    room_move: Vec<Vector3<N>>,
     /// Primitive `i` of the tree is slot `order[i]`.
     order: Vec<u32>,
     /// The slot at each position of the tree order, and each live slot's
@@ -178,6 +195,7 @@ impl<N: Real, T> World<N, T> {
             tight: Vec::new(),
             roomy: Vec::new(),
             unbounded_room: Vec::new(),
+            room_move: Vec::new(),
             order: Vec::new(),
             slot_at: Vec::new(),
             position_of: Vec::new(),
@@ -231,16 +249,18 @@ impl<N: Real, T> World<N, T> {
             Some(index) => {
                 self.objects[index as usize] = object;
                 self.tight[index as usize] = aabb;
-                self.roomy[index as usize] = with_room(&aabb, &aabb);
+                self.roomy[index as usize] = with_room(&aabb, &aabb, &mut Vector3::zeros());
                 self.unbounded_room[index as usize] = !aabb.is_bounded();
+                self.room_move[index as usize] = Vector3::zeros();
                 self.handle_at(index)
             }
             None => {
                 self.objects.push(object);
                 self.generations.push(0);
                 self.tight.push(aabb);
-                self.roomy.push(with_room(&aabb, &aabb));
+                self.roomy.push(with_room(&aabb, &aabb, &mut Vector3::zeros()));
                 self.unbounded_room.push(!aabb.is_bounded());
+                self.room_move.push(Vector3::zeros());
                 self.is_moved.push(false);
                 self.handle_at(self.objects.len() as u32 - 1)
             }
@@ -302,19 +322,26 @@ impl<N: Real, T> World<N, T> {
         object.pose = pose;
         let previous = std::mem::replace(&mut self.tight[index], aabb);
         if self.unbounded_room[index] || !self.roomy[index].contains_aabb(&aabb) {
-            // Out of its room (or in one made for an unbounded box): a new
-            // one, which the tree and the pairs catch up with at the next
-            // query.
-            self.roomy[index] = with_room(&aabb, &previous);
-            self.unbounded_room[index] = !aabb.is_bounded();
-            self.renewed += 1;
-            self.refit_later(handle.index);
-            if self.pairs_valid && !self.is_moved[index] {
-                self.is_moved[index] = true;
-                self.moved.push(handle.index);
-            }
+            self.renew_room(handle.index, &previous);
         }
         true
+    }
+
+    /// Gives slot `slot`, out of its room (or in one made for an unbounded
+    /// box), a new one, which the tree and the pairs catch up with at the
+    /// next query; its box was `previous` before this move.
+    #[inline(never)]
+    fn renew_room(&mut self, slot: u32, previous: &Aabb<N>) {
+        let index = slot as usize;
+        let aabb = self.tight[index];
+        self.roomy[index] = with_room(&aabb, previous, &mut self.room_move[index]);
+        self.unbounded_room[index] = !aabb.is_bounded();
+        self.renewed += 1;
+        self.refit_later(slot);
+        if self.pairs_valid && !self.is_moved[index] {
+            self.is_moved[index] = true;
+            self.moved.push(slot);
+        }
     }
 
     /// Notes that `slot`'s room changed: its box in the tree, and the
@@ -625,24 +652,25 @@ impl<N: Real, T> World<N, T> {
     fn report_pairs(&self, out: &mut Vec<(Handle, Handle)>) {
         // Every kept pair is written and the count advanced by whether it
         // holds (a branch no predictor guesses: a third to a half fail),
-        // into a chunk that stays in the first-level cache, whose held
-        // pairs are then appended: `out` grows to the pairs that hold,
-        // not to every kept one.
+        // into a chunk that stays in the first-level cache; the held ones
+        // are then named by their handles (the generations read for them
+        // only) and appended: `out` grows to the pairs that hold, not to
+        // every kept one.
         const CHUNK: usize = 256;
-        let unused = Handle {
-            index: u32::MAX,
-            generation: 0,
-        };
-        let mut chunk = [(unused, unused); CHUNK];
+        let mut chunk = [0u64; CHUNK];
         out.clear();
         for keys in self.roomy_pairs.chunks(CHUNK) {
             let mut count = 0;
             for &key in keys {
-                let (a, b) = ((key >> 32) as u32, key as u32);
-                chunk[count] = (self.handle_at(a), self.handle_at(b));
-                count += usize::from(self.tight[a as usize].intersects(&self.tight[b as usize]));
+                let (a, b) = ((key >> 32) as usize, key as u32 as usize);
+                chunk[count] = key;
+                count += usize::from(self.tight[a].intersects(&self.tight[b]));
             }
-            out.extend_from_slice(&chunk[..count]);
+            out.extend(
+                chunk[..count]
+                    .iter()
+                    .map(|&key| (self.handle_at((key >> 32) as u32), self.handle_at(key as u32))),
+            );
         }
     }
 
@@ -730,35 +758,73 @@ fn longest_finite_side<N: Real>(aabb: &Aabb<N>) -> N {
 }
 
 /// The box the tree holds for an object whose box is `aabb` and was
-/// `previous` before its last move: `aabb` grown by [`ROOM`] of its
-/// longest finite side on every side (an unbounded box gets none), and on
-/// each axis by [`ROOM_PER_MOVE`] times the move along it, both ways, at
-/// most that side (Box2D's fat boxes, grown with speed; the cap keeps a
-/// jump across the world from leaving a room as long as the jump).
+/// `previous` before its last move, when its room was last made with the
+/// move `last_move` (updated to this one).
 ///
-/// Both ways, not only ahead as Box2D's motion prediction (Catto) does:
-/// a room stretched ahead is left by the first move back, and bodies turn
-/// back all the time (bounces, contacts settling, anything swinging). On
-/// 10⁴ boxes moving back and forth, rooms stretched ahead were left by
-/// 7273 of the boxes at once once per cycle, and by up to 1110 a step in
-/// waves between, and those stretched both ways almost never
-/// (docs/benchmarks.md); on a steady
-/// drift both last as long, the two-way one holding a few more pairs.
-fn with_room<N: Real>(aabb: &Aabb<N>, previous: &Aabb<N>) -> Aabb<N> {
-    let longest = longest_finite_side(aabb);
-    let mut roomy = aabb.loosened(longest * nalgebra::convert::<f64, N>(ROOM));
+/// Most objects get `aabb` grown by [`ROOM`] of its longest finite side on
+/// every side (an unbounded box gets none), and on each axis by
+/// [`ROOM_PER_MOVE`] times the move along it, both ways, at most that side
+/// (Box2D's fat boxes, grown with speed; the cap keeps a jump across the
+/// world from leaving a room as long as the jump). Both ways, not only
+/// ahead as Box2D's motion prediction (Catto) does: a room stretched ahead
+/// is left by the first move back, and bodies turn back all the time
+/// (bounces, contacts settling, anything swinging). On 10⁴ boxes moving
+/// back and forth, rooms stretched ahead were left by 7273 of the boxes at
+/// once once per cycle, and by up to 1110 a step in waves between, and
+/// those stretched both ways almost never (docs/benchmarks.md).
+///
+/// An object that left its room moving the way it moved when the room was
+/// made is travelling (falling, thrown, sliding): it did not turn back
+/// while it crossed its room, so its new room lies ahead, [`TRAVEL_AHEAD`]
+/// moves along each axis (at most [`TRAVEL_REACH`] times its longest side)
+/// and one behind, with [`TRAVEL_ROOM`] of that side all round for jitter
+/// across its path. On 10⁴ boxes drifting one way this halved the rooms
+/// left per step (549 to 290) and held fewer pairs (29 400 to 25 400)
+/// than rooms stretched both ways; an object that does turn back leaves
+/// its travelling room by its back side within a move or two, with a
+/// move the other way, and gets a two-way room.
+fn with_room<N: Real>(aabb: &Aabb<N>, previous: &Aabb<N>, last_move: &mut Vector3<N>) -> Aabb<N> {
     let moved = aabb.center() - previous.center();
+    // A NaN or infinite move (a pose gone bad) stretches nothing and
+    // starts no travel.
+    let moved = if moved.iter().all(|m| m.is_finite()) {
+        moved
+    } else {
+        Vector3::zeros()
+    };
+    let travelling = same_way(&moved, last_move);
+    *last_move = moved;
+    let (room, ahead, behind, reach) = if travelling {
+        (TRAVEL_ROOM, TRAVEL_AHEAD, 1.0, TRAVEL_REACH)
+    } else {
+        (ROOM, ROOM_PER_MOVE, ROOM_PER_MOVE, 1.0)
+    };
+    let longest = longest_finite_side(aabb);
+    let cap = longest * nalgebra::convert::<f64, N>(reach);
+    let stretch = |length: N, moves: f64| {
+        let length = length.abs() * nalgebra::convert::<f64, N>(moves);
+        if length < cap { length } else { cap }
+    };
+    let mut roomy = aabb.loosened(longest * nalgebra::convert::<f64, N>(room));
     for axis in 0..3 {
-        let reach = moved[axis].abs() * nalgebra::convert::<f64, N>(ROOM_PER_MOVE);
-        // A NaN or infinite move (a pose gone bad) stretches nothing.
-        if !reach.is_finite() {
-            continue;
-        }
-        let reach = if reach < longest { reach } else { longest };
-        roomy.mins[axis] -= reach;
-        roomy.maxs[axis] += reach;
+        let (forward, backward) = (stretch(moved[axis], ahead), stretch(moved[axis], behind));
+        let (below, above) = if moved[axis] >= N::zero() {
+            (backward, forward)
+        } else {
+            (forward, backward)
+        };
+        roomy.mins[axis] -= below;
+        roomy.maxs[axis] += above;
     }
     roomy
+}
+
+/// Whether the moves `a` and `b` (finite) are at most about 37° apart
+/// ([`SAME_WAY`]); never for a zero move.
+fn same_way<N: Real>(a: &Vector3<N>, b: &Vector3<N>) -> bool {
+    let along = a.dot(b);
+    let bound = nalgebra::convert::<f64, N>(SAME_WAY * SAME_WAY) * a.norm_squared() * b.norm_squared();
+    along > N::zero() && along * along > bound
 }
 
 /// `keys` (pairs of slot indices below `slots`, the smaller one in the
@@ -799,4 +865,141 @@ fn sort_pair_keys(keys: &[u64], slots: usize, counts: &mut Vec<u32>, sorted: &mu
 fn half_area<N: Real>(aabb: &Aabb<N>) -> N {
     let e = aabb.maxs - aabb.mins;
     e.x * e.y + e.y * e.z + e.z * e.x
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use geom_prims::Cuboid;
+    use geom_random::Rng;
+    use nalgebra::Point3;
+
+    /// `aabb` moved by `shift`.
+    fn shifted(aabb: &Aabb<f64>, shift: &Vector3<f64>) -> Aabb<f64> {
+        Aabb::new(aabb.mins + shift, aabb.maxs + shift)
+    }
+
+    #[test]
+    fn rooms_hold_the_moves_they_are_made_for_and_no_more() {
+        // A two-way room holds the box a quarter of its side out and up to
+        // four moves either way; a travelling one a sixteenth out, 32 moves
+        // ahead and one behind; each reaches exactly that far (the moves
+        // are kept under the caps here; the caps are checked below).
+        let mut rng = Rng::new(5);
+        for case in 0..2000 {
+            let centre = Point3::from(rng.vector(50.0));
+            let half = Vector3::new(rng.range(0.1, 2.0), rng.range(0.1, 2.0), rng.range(0.1, 2.0));
+            let aabb = Aabb::from_half_extents(centre, half);
+            let longest = 2.0 * half.max();
+            let step = rng.vector(longest / 40.0);
+            let previous = shifted(&aabb, &-step);
+            // The move the old room was made with: none (an insert), the
+            // same way, a turn back or across.
+            let mut last = match case % 4 {
+                0 => Vector3::zeros(),
+                1 => step * rng.range(0.5, 2.0) + rng.vector(0.1 * step.norm()),
+                2 => -step,
+                _ => step.cross(&Vector3::new(1.0, 2.0, 3.0)),
+            };
+            let travelling = case % 4 == 1;
+            let room = with_room(&aabb, &previous, &mut last);
+            assert_eq!(last, aabb.center() - previous.center(), "the move is kept");
+            let (out, ahead, behind) = if travelling {
+                (longest / 16.0, 32.0, 1.0)
+            } else {
+                (longest / 4.0, 4.0, 4.0)
+            };
+            let grown = aabb.loosened(out);
+            // (Just inside the ends: the room's bounds are rounded sums.)
+            for t in [-0.99 * behind, -behind / 2.0, 0.0, ahead / 2.0, 0.99 * ahead] {
+                assert!(
+                    room.contains_aabb(&shifted(&grown, &(step * t))),
+                    "case {case}, t {t}"
+                );
+            }
+            let reach = |moves: f64| step.map(|s| s.abs() * moves);
+            let (forward, backward) = (reach(ahead), reach(behind));
+            for axis in 0..3 {
+                let (below, above) = if step[axis] >= 0.0 {
+                    (backward[axis], forward[axis])
+                } else {
+                    (forward[axis], backward[axis])
+                };
+                let slack = 1e-9 * (1.0 + centre[axis].abs());
+                assert!(
+                    (room.mins[axis] - (grown.mins[axis] - below)).abs() < slack,
+                    "case {case}"
+                );
+                assert!(
+                    (room.maxs[axis] - (grown.maxs[axis] + above)).abs() < slack,
+                    "case {case}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_room_reaches_no_farther_than_its_cap_and_a_bad_move_stretches_nothing() {
+        let aabb = Aabb::from_half_extents(Point3::new(1.0, 2.0, 3.0), Vector3::new(0.5, 1.0, 0.25));
+        // A jump of 100 along x, the same way as the last: travelling, its
+        // reach ahead capped at twice the longest side (2), one move behind
+        // capped alike.
+        let jump = Vector3::new(100.0, 0.0, 0.0);
+        let mut last = jump;
+        let room = with_room(&aabb, &shifted(&aabb, &-jump), &mut last);
+        let out = 2.0 / 16.0;
+        assert_eq!(room.maxs.x, aabb.maxs.x + out + 4.0);
+        assert_eq!(room.mins.x, aabb.mins.x - out - 4.0);
+        assert_eq!(room.maxs.y, aabb.maxs.y + out);
+        // Back again: a two-way room, capped at the side.
+        let room = with_room(&aabb, &shifted(&aabb, &jump), &mut last);
+        assert_eq!(room.maxs.x, aabb.maxs.x + 0.5 + 2.0);
+        assert_eq!(room.mins.x, aabb.mins.x - 0.5 - 2.0);
+        // From a NaN box: no stretch, no travel, and the kept move is zero
+        // (so the next move does not count as travelling either).
+        let nan = Aabb {
+            mins: Point3::new(f64::NAN, 0.0, 0.0),
+            maxs: Point3::new(f64::NAN, 1.0, 1.0),
+        };
+        let room = with_room(&aabb, &nan, &mut last);
+        assert_eq!(room, aabb.loosened(0.5));
+        assert_eq!(last, Vector3::zeros());
+    }
+
+    #[test]
+    fn an_object_travelling_one_way_renews_its_room_every_32_moves_or_so() {
+        // One box (side 1) among resting ones moves 0.05 a step along a
+        // diagonal for 640 steps: once it travels, its rooms reach 32 moves
+        // ahead (1.6 along x, a sixteenth of its side more), so it leaves
+        // one about every 33 steps, about 20 in all, where two-way rooms (a
+        // quarter of its side and four moves either way, 0.45 along x)
+        // would be left every 9 steps, about 70 times; then it swings back
+        // and forth within four moves and keeps its room.
+        let mut world: World<f64, ()> = World::new();
+        let cuboid: Arc<dyn Shape<f64>> = Arc::new(Cuboid::new(Vector3::new(0.5, 0.5, 0.5)));
+        let mover = world.insert(cuboid.clone(), Isometry3::identity(), ());
+        for k in 1..20 {
+            world.insert(
+                cuboid.clone(),
+                Isometry3::translation(3.0 * k as f64, 10.0, 0.0),
+                (),
+            );
+        }
+        let mut pairs = Vec::new();
+        world.candidate_pairs(&mut pairs);
+        let step = Vector3::new(0.05, 0.03, -0.04);
+        let mut at = Vector3::zeros();
+        let mut renewals = 0;
+        for pass in 0..700 {
+            let before = world.roomy[mover.index as usize];
+            at += if pass < 640 || pass % 4 < 2 { step } else { -step };
+            world.set_pose(mover, Isometry3::translation(at.x, at.y, at.z));
+            world.candidate_pairs(&mut pairs);
+            if world.roomy[mover.index as usize] != before {
+                renewals += 1;
+                assert!(pass < 642, "renewed while swinging, pass {pass}");
+            }
+        }
+        assert!((18..=24).contains(&renewals), "{renewals} renewals");
+    }
 }

@@ -472,6 +472,50 @@ fn pairs_kept_between_steps_equal_brute_force_at_every_step() {
 }
 
 #[test]
+fn pairs_of_travelling_objects_equal_brute_force_at_every_step() {
+    // Objects that keep moving one way get their rooms ahead of them; the
+    // pairs must stay exact through a steady drift, everything turning
+    // back at once (leaving those rooms by their back sides), speeding up
+    // (a fall), swerving and stopping, with and without a margin.
+    for margin in [0.0, 0.3] {
+        let mut rng = Rng::new(47);
+        let mut world: World<f64, usize> = World::with_margin(margin).unwrap();
+        let mut objects: Vec<Placed> = Vec::new();
+        let mut velocities = Vec::new();
+        for id in 0..300 {
+            let shape = random_shape(&mut rng);
+            let pose = random_pose(&mut rng, 8.0);
+            objects.push((world.insert(shape.clone(), pose, id), shape, pose));
+            velocities.push(rng.vector(0.1));
+        }
+        let mut pairs = Vec::new();
+        let mut most_pairs = 0;
+        for step in 0..160 {
+            for (k, velocity) in velocities.iter_mut().enumerate() {
+                match step {
+                    60 => *velocity = -*velocity,
+                    80..=109 if k % 2 == 0 => velocity.y -= 0.01,
+                    110 if k % 3 == 0 => *velocity = velocity.cross(&Vector3::new(0.3, 1.0, -0.5)),
+                    130 if k % 4 == 0 => *velocity = Vector3::zeros(),
+                    _ => {}
+                }
+                let (handle, _, pose) = &mut objects[k];
+                *pose = Isometry3::from_parts((pose.translation.vector + *velocity).into(), pose.rotation);
+                assert!(world.set_pose(*handle, *pose));
+            }
+            world.candidate_pairs(&mut pairs);
+            assert_eq!(
+                pairs,
+                brute_force_pairs(&objects, margin),
+                "step {step}, margin {margin}"
+            );
+            most_pairs = most_pairs.max(pairs.len());
+        }
+        assert!(most_pairs > 100, "{most_pairs} pairs");
+    }
+}
+
+#[test]
 fn a_nan_pose_neither_panics_nor_answers_nan_and_is_undone_by_a_finite_one() {
     let mut rng = Rng::new(43);
     let mut world: World<f64, usize> = World::new();
