@@ -736,6 +736,21 @@ fn slot_pair_key(a: u32, b: u32) -> u64 {
 fn merge_sorted(a: &[u64], b: &[u64], out: &mut Vec<u64>) {
     out.clear();
     out.reserve(a.len() + b.len());
+    if b.len() * SPARSE_MERGE < a.len() {
+        // Few keys of `b` among many of `a` (the new pairs of a few
+        // moved objects among the kept ones): each is placed by a
+        // galloping search of `a`, and the runs of `a` between them are
+        // copied whole.
+        let mut rest = a;
+        for &key in b {
+            let run = count_at_most(rest, key);
+            out.extend_from_slice(&rest[..run]);
+            out.push(key);
+            rest = &rest[run..];
+        }
+        out.extend_from_slice(rest);
+        return;
+    }
     let (mut i, mut j) = (0, 0);
     while i < a.len() && j < b.len() {
         // Which list goes next is unpredictable: chosen without a branch.
@@ -747,6 +762,27 @@ fn merge_sorted(a: &[u64], b: &[u64], out: &mut Vec<u64>) {
     }
     out.extend_from_slice(&a[i..]);
     out.extend_from_slice(&b[j..]);
+}
+
+/// A merge places each key of the shorter list by a search when the
+/// longer one is this many times longer or more: one key per element
+/// compared is a chain of loads and comparisons, a search per key a few
+/// comparisons and a copy.
+const SPARSE_MERGE: usize = 8;
+
+/// How many keys at the start of the sorted `keys` are at most `key`: an
+/// exponential (galloping) search from the start, then a binary one
+/// (Bentley and Yao 1976), in about `2 log₂` of the answer comparisons.
+fn count_at_most(keys: &[u64], key: u64) -> usize {
+    // Every key before `low` is at most `key`.
+    let mut low = 0;
+    let mut step = 1;
+    while low + step <= keys.len() && keys[low + step - 1] <= key {
+        low += step;
+        step *= 2;
+    }
+    let high = (low + step).min(keys.len());
+    low + keys[low..high].partition_point(|&k| k <= key)
 }
 
 /// The longest finite side of a box (zero when none is finite).
@@ -877,6 +913,53 @@ mod tests {
     /// `aabb` moved by `shift`.
     fn shifted(aabb: &Aabb<f64>, shift: &Vector3<f64>) -> Aabb<f64> {
         Aabb::new(aabb.mins + shift, aabb.maxs + shift)
+    }
+
+    #[test]
+    fn merges_equal_a_sort_of_both_lists_dense_or_sparse() {
+        // Both merges (a search per key of a list many times shorter, a
+        // comparison per element otherwise), against sorting the two lists
+        // together: lists empty, of one key, sparse in the other, dense,
+        // with repeated keys and keys at the ends of the range.
+        let mut rng = Rng::new(9);
+        let mut out = Vec::new();
+        for case in 0..3000 {
+            let sizes = [0, 1, 2, 7, 40, 300, 2000];
+            let (n, m) = (sizes[rng.below(sizes.len())], sizes[rng.below(sizes.len())]);
+            let spread = [4, 1000, u64::MAX][case % 3];
+            let mut list = |len: usize| {
+                let mut keys: Vec<u64> = (0..len)
+                    .map(|_| match rng.below(20) {
+                        0 => 0,
+                        1 => spread,
+                        _ => rng.below(1 << 31) as u64 % spread.max(1),
+                    })
+                    .collect();
+                keys.sort_unstable();
+                keys
+            };
+            let (a, b) = (list(n), list(m));
+            let mut expected = [a.clone(), b.clone()].concat();
+            expected.sort_unstable();
+            merge_sorted(&a, &b, &mut out);
+            assert_eq!(out, expected, "case {case}: {n} and {m} keys");
+            merge_sorted(&b, &a, &mut out);
+            assert_eq!(out, expected, "case {case}: {m} and {n} keys");
+        }
+    }
+
+    #[test]
+    fn counts_at_most_a_key_as_a_linear_scan() {
+        let mut rng = Rng::new(10);
+        for _ in 0..2000 {
+            let mut keys: Vec<u64> = (0..rng.below(70)).map(|_| rng.below(50) as u64).collect();
+            keys.sort_unstable();
+            let key = rng.below(55) as u64;
+            assert_eq!(
+                count_at_most(&keys, key),
+                keys.iter().filter(|&&k| k <= key).count()
+            );
+        }
     }
 
     #[test]
