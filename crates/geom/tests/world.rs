@@ -343,6 +343,28 @@ fn brute_force_pairs(objects: &[Placed], margin: f64) -> Vec<(Handle, Handle)> {
     expected
 }
 
+/// A world with `margin` of `count` random objects within `spread` of the
+/// origin, beside the same objects in a list, and a velocity for each of
+/// up to `speed` per axis.
+fn moving_world(
+    rng: &mut Rng,
+    margin: f64,
+    count: usize,
+    spread: f64,
+    speed: f64,
+) -> (World<f64, usize>, Vec<Placed>, Vec<Vector3<f64>>) {
+    let mut world = World::with_margin(margin).unwrap();
+    let mut objects = Vec::new();
+    let mut velocities = Vec::new();
+    for id in 0..count {
+        let shape = random_shape(rng);
+        let pose = random_pose(rng, spread);
+        objects.push((world.insert(shape.clone(), pose, id), shape, pose));
+        velocities.push(rng.vector(speed));
+    }
+    (world, objects, velocities)
+}
+
 #[test]
 fn pairs_kept_between_steps_equal_brute_force_at_every_step() {
     // Objects drift at their own velocities, turning back every five steps
@@ -354,15 +376,7 @@ fn pairs_kept_between_steps_equal_brute_force_at_every_step() {
     let table = geom::default_dispatcher::<f64>();
     for margin in [0.0, 0.2] {
         let mut rng = Rng::new(31);
-        let mut world: World<f64, usize> = World::with_margin(margin).unwrap();
-        let mut objects: Vec<Placed> = Vec::new();
-        let mut velocities = Vec::new();
-        for id in 0..250 {
-            let shape = random_shape(&mut rng);
-            let pose = random_pose(&mut rng, 6.0);
-            objects.push((world.insert(shape.clone(), pose, id), shape, pose));
-            velocities.push(rng.vector(0.15));
-        }
+        let (mut world, mut objects, mut velocities) = moving_world(&mut rng, margin, 250, 6.0, 0.15);
         let mut pairs = Vec::new();
         let (mut traversal_steps, mut query_steps) = (0, 0);
         for step in 0..80 {
@@ -479,15 +493,7 @@ fn pairs_of_travelling_objects_equal_brute_force_at_every_step() {
     // (a fall), swerving and stopping, with and without a margin.
     for margin in [0.0, 0.3] {
         let mut rng = Rng::new(47);
-        let mut world: World<f64, usize> = World::with_margin(margin).unwrap();
-        let mut objects: Vec<Placed> = Vec::new();
-        let mut velocities = Vec::new();
-        for id in 0..300 {
-            let shape = random_shape(&mut rng);
-            let pose = random_pose(&mut rng, 8.0);
-            objects.push((world.insert(shape.clone(), pose, id), shape, pose));
-            velocities.push(rng.vector(0.1));
-        }
+        let (mut world, mut objects, mut velocities) = moving_world(&mut rng, margin, 300, 8.0, 0.1);
         let mut pairs = Vec::new();
         let mut most_pairs = 0;
         for step in 0..160 {
