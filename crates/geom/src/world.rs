@@ -810,8 +810,8 @@ fn longest_finite_side<N: Real>(aabb: &Aabb<N>) -> N {
 /// those stretched both ways almost never (docs/benchmarks.md).
 ///
 /// An object that left its room moving the way it moved when the room was
-/// made is travelling (falling, thrown, sliding): it did not turn back
-/// while it crossed its room, so its new room lies ahead, [`TRAVEL_AHEAD`]
+/// made is travelling (falling, thrown, sliding): it has most likely not
+/// turned back while crossing its room, so its new room lies ahead, [`TRAVEL_AHEAD`]
 /// moves along each axis (at most [`TRAVEL_REACH`] times its longest side)
 /// and one behind, with [`TRAVEL_ROOM`] of that side all round for jitter
 /// across its path. On 10⁴ boxes drifting one way this halved the rooms
