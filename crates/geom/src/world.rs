@@ -795,7 +795,8 @@ fn longest_finite_side<N: Real>(aabb: &Aabb<N>) -> N {
 
 /// The box the tree holds for an object whose box is `aabb` and was
 /// `previous` before its last move, when its room was last made with the
-/// move `last_move` (updated to this one).
+/// move `last_move` (updated to this one, or to zero when this one is not
+/// finite).
 ///
 /// Most objects get `aabb` grown by [`ROOM`] of its longest finite side on
 /// every side (an unbounded box gets none), and on each axis by
@@ -811,10 +812,10 @@ fn longest_finite_side<N: Real>(aabb: &Aabb<N>) -> N {
 ///
 /// An object that left its room moving the way it moved when the room was
 /// made is travelling (falling, thrown, sliding): it has most likely not
-/// turned back while crossing its room, so its new room lies ahead, [`TRAVEL_AHEAD`]
-/// moves along each axis (at most [`TRAVEL_REACH`] times its longest side)
-/// and one behind, with [`TRAVEL_ROOM`] of that side all round for jitter
-/// across its path. On 10⁴ boxes drifting one way this halved the rooms
+/// turned back while crossing its room, so its new room lies ahead,
+/// [`TRAVEL_AHEAD`] moves along each axis (at most [`TRAVEL_REACH`] times
+/// its longest side) and one behind, with [`TRAVEL_ROOM`] of that side all
+/// round for jitter across its path. On 10⁴ boxes drifting one way this halved the rooms
 /// left per step (549 to 290) and held fewer pairs (29 400 to 25 400)
 /// than rooms stretched both ways; an object that does turn back leaves
 /// its travelling room by its back side within a move or two, with a

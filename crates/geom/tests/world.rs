@@ -509,6 +509,15 @@ fn pairs_of_travelling_objects_equal_brute_force_at_every_step() {
                 *pose = Isometry3::from_parts((pose.translation.vector + *velocity).into(), pose.rotation);
                 assert!(world.set_pose(*handle, *pose));
             }
+            // Every fourth step's moves renewed on rayon's threads when
+            // built with them: the same pairs.
+            #[cfg(feature = "parallel")]
+            if step % 4 == 1 {
+                world.par_candidate_pairs(&mut pairs);
+            } else {
+                world.candidate_pairs(&mut pairs);
+            }
+            #[cfg(not(feature = "parallel"))]
             world.candidate_pairs(&mut pairs);
             assert_eq!(
                 pairs,
