@@ -245,9 +245,28 @@ impl<N: Real> Bvh<N> {
     /// [tree order](Bvh::tree_order) rather than their indices: `test(p,
     /// best)` and the answer name position `p`. A caller keeping its
     /// primitives' data in that order reads a leaf's from adjacent memory.
-    pub fn ray_cast_in_tree_order<F>(&self, ray: &Ray<N>, max_t: N, test: F) -> Option<(u32, N)>
+    pub fn ray_cast_in_tree_order<F>(&self, ray: &Ray<N>, max_t: N, mut test: F) -> Option<(u32, N)>
     where
         F: FnMut(u32, N) -> Option<N>,
+    {
+        self.ray_cast_leaves_in_tree_order(ray, max_t, |positions, reach| {
+            let mut best = Best::new(reach);
+            for p in positions {
+                best.offer(p, test(p, best.reach));
+            }
+            best.found
+        })
+    }
+
+    /// [`Bvh::ray_cast_in_tree_order`] a leaf at a time: `test_leaf(positions,
+    /// best)` gets the positions of each leaf whose box the ray meets
+    /// (nearest first) with the best time so far, and answers the first of
+    /// its primitives hit at the least time not above `best` (`None` if
+    /// none is), as testing them in turn would. A caller can so test a
+    /// leaf's primitives together, on SIMD lanes.
+    pub fn ray_cast_leaves_in_tree_order<F>(&self, ray: &Ray<N>, max_t: N, test_leaf: F) -> Option<(u32, N)>
+    where
+        F: FnMut(std::ops::Range<u32>, N) -> Option<(u32, N)>,
     {
         if self.nodes.is_empty() || !ray.is_finite() || !non_negative(max_t) {
             return None;
@@ -256,7 +275,7 @@ impl<N: Real> Bvh<N> {
             slabs: Slabs::new(ray),
             widen: widening::<N>(),
             best: Best::new(max_t),
-            test,
+            test_leaf,
         };
         self.visit_nearest_first(&mut query);
         query.best.found
@@ -661,16 +680,16 @@ impl<N: Real> Bvh<N> {
     }
 }
 
-/// [`Bvh::ray_cast_in_tree_order`]'s traversal state; the reach is the
+/// [`Bvh::ray_cast_leaves_in_tree_order`]'s traversal state; the reach is the
 /// best time so far.
 struct FirstHit<N: Real, F> {
     slabs: Slabs<N>,
     widen: N,
     best: Best<N>,
-    test: F,
+    test_leaf: F,
 }
 
-impl<N: Real, F: FnMut(u32, N) -> Option<N>> NearestFirst<N> for FirstHit<N, F> {
+impl<N: Real, F: FnMut(std::ops::Range<u32>, N) -> Option<(u32, N)>> NearestFirst<N> for FirstHit<N, F> {
     #[inline(always)]
     fn keys(&self, node: &Node<N>) -> ([N; WIDTH], u32) {
         self.slabs.enter(node, self.best.reach)
@@ -683,9 +702,9 @@ impl<N: Real, F: FnMut(u32, N) -> Option<N>> NearestFirst<N> for FirstHit<N, F> 
 
     #[inline(always)]
     fn leaf(&mut self, positions: std::ops::Range<usize>) {
-        for p in positions {
-            let answer = (self.test)(p as u32, self.best.reach);
-            self.best.offer(p as u32, answer);
+        let positions = positions.start as u32..positions.end as u32;
+        if let Some((p, t)) = (self.test_leaf)(positions, self.best.reach) {
+            self.best.offer(p, Some(t));
         }
     }
 }

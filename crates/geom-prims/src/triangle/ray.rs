@@ -2,7 +2,9 @@
 
 use geom_core::exact::cross_difference_compensated;
 use geom_core::{Lane, LaneHit, Ray, Real, all_finite, lit};
-use nalgebra::{Point3, SimdValue, Vector3};
+use nalgebra::{Point3, SimdBool, SimdValue, Vector3};
+
+use super::Triangle;
 
 /// Ray (any `dir` length, `t` in units of `dir`) against the triangle
 /// `a b c`, both sides, on lanes.
@@ -66,6 +68,9 @@ pub fn ray_cast_triangle_filtered<N: Real>(
 /// inverse of `|d|²`, a division, and the filter's scales) are computed
 /// once. Its answers are [`ray_cast_triangle_filtered`]'s, bit for bit.
 ///
+/// On lanes ([`TriangleRay::on_lanes`]) it tests several triangles at
+/// once: [`TriangleRay::first_hit_among`].
+///
 /// ```
 /// use geom_core::Ray;
 /// use geom_prims::triangle::TriangleRay;
@@ -77,17 +82,17 @@ pub fn ray_cast_triangle_filtered<N: Real>(
 /// assert_eq!(ray.hit_time(&a, &b, &c, 4.0), None);
 /// ```
 #[derive(Clone, Copy, Debug)]
-pub struct TriangleRay<N: Real> {
-    ray: Ray<N>,
+pub struct TriangleRay<T: Lane> {
+    ray: Ray<T>,
     /// `1 / |d|²`.
-    inverse_speed_squared: N,
+    inverse_speed_squared: T,
     /// `|o|₁`, part of the filter's bound on the rounding of the ray's
     /// point level with a triangle.
-    origin_norm_1: N,
+    origin_norm_1: T,
     /// `ε |d|₁`, the scale of the filter's bounds.
-    speed_scale: N,
+    speed_scale: T,
     /// The filter's bound on the error of an underflowing product.
-    underflow: N,
+    underflow: T,
 }
 
 impl<N: Real> TriangleRay<N> {
@@ -113,20 +118,46 @@ impl<N: Real> TriangleRay<N> {
         &self.ray
     }
 
+    /// This ray in every lane of `T`, for [`TriangleRay::first_hit_among`].
+    #[inline]
+    pub fn on_lanes<T: Lane<Element = N>>(&self) -> TriangleRay<T> {
+        let splat = |p: &Point3<N>| Point3::new(T::splat(p.x), T::splat(p.y), T::splat(p.z));
+        TriangleRay {
+            ray: Ray {
+                origin: splat(&self.ray.origin),
+                dir: splat(&Point3::from(self.ray.dir)).coords,
+            },
+            inverse_speed_squared: T::splat(self.inverse_speed_squared),
+            origin_norm_1: T::splat(self.origin_norm_1),
+            speed_scale: T::splat(self.speed_scale),
+            underflow: T::splat(self.underflow),
+        }
+    }
+
     /// [`ray_cast_triangle_filtered`] of this ray and the triangle `a b c`.
     #[inline]
     pub fn cast(&self, a: &Point3<N>, b: &Point3<N>, c: &Point3<N>, max_t: N) -> LaneHit<N> {
-        match filtered_edge_functions(self, a, b, c) {
-            Filtered::Miss => LaneHit {
+        let filter = filtered_edge_functions(self, a, b, c);
+        if filter.miss {
+            LaneHit {
                 mask: false,
                 t: N::zero(),
                 normal: Vector3::zeros(),
                 face: N::zero(),
-            },
-            Filtered::Decided(edges) => {
-                crossing(&self.ray, self.inverse_speed_squared, a, b, c, max_t, edges).hit()
             }
-            Filtered::Undecided => ray_cast_triangle(&self.ray, a, b, c, max_t),
+        } else if filter.decided {
+            crossing(
+                &self.ray,
+                self.inverse_speed_squared,
+                a,
+                b,
+                c,
+                max_t,
+                filter.edges,
+            )
+            .hit()
+        } else {
+            ray_cast_triangle(&self.ray, a, b, c, max_t)
         }
     }
 
@@ -138,35 +169,130 @@ impl<N: Real> TriangleRay<N> {
     /// is: a hit's is not zero (the ray crosses the plane).
     #[inline]
     pub fn hit_time(&self, a: &Point3<N>, b: &Point3<N>, c: &Point3<N>, max_t: N) -> Option<N> {
-        match filtered_edge_functions(self, a, b, c) {
-            Filtered::Miss => None,
-            Filtered::Decided(edges) => {
+        let filter = filtered_edge_functions(self, a, b, c);
+        if filter.miss {
+            None
+        } else {
+            self.finish_hit_time(a, b, c, max_t, filter.decided.then_some(filter.edges))
+        }
+    }
+
+    /// [`TriangleRay::hit_time`] for a triangle the filter did not rule
+    /// out, given the edge functions where it decided them (`None`: the
+    /// compensated kernel decides).
+    #[inline]
+    fn finish_hit_time(
+        &self,
+        a: &Point3<N>,
+        b: &Point3<N>,
+        c: &Point3<N>,
+        max_t: N,
+        edges: Option<[N; 3]>,
+    ) -> Option<N> {
+        match edges {
+            Some(edges) => {
                 let crossing = crossing(&self.ray, self.inverse_speed_squared, a, b, c, max_t, edges);
                 (crossing.mask && crossing.t.is_finite() && all_finite(&crossing.normal))
                     .then_some(crossing.t)
             }
-            Filtered::Undecided => ray_cast_triangle(&self.ray, a, b, c, max_t)
+            None => ray_cast_triangle(&self.ray, a, b, c, max_t)
                 .into_hit()
                 .map(|hit| hit.t),
         }
+    }
+
+    /// The first of `count` triangles (`1..=T::LANES`; `triangle(i)` is the
+    /// `i`-th) that this ray hits within `[0, max_t]`, and its time: the
+    /// answer of calling [`TriangleRay::hit_time`] on each in turn with the
+    /// best time so far as `max_t`, keeping a time below the best (the
+    /// first of equal times wins), bit for bit. `lanes` is this ray
+    /// [`on_lanes`](TriangleRay::on_lanes).
+    ///
+    /// The filter's edge functions, the bulk of a miss, are computed for
+    /// all of them at once on `T`'s lanes with the scalar expressions; only
+    /// the triangles it does not rule out are finished one by one. A mesh
+    /// tests a leaf of its tree this way.
+    ///
+    /// ```
+    /// use geom_core::Ray;
+    /// use geom_prims::Triangle;
+    /// use geom_prims::triangle::TriangleRay;
+    /// use nalgebra::{Point3, Vector3};
+    /// use simba::simd::WideF32x4;
+    ///
+    /// let ray = TriangleRay::new(&Ray::new(Point3::new(0.2f32, 0.2, 5.0), -Vector3::z()));
+    /// let at = |z: f32| Triangle::new(Point3::new(0.0, 0.0, z), Point3::new(1.0, 0.0, z), Point3::new(0.0, 1.0, z));
+    /// let triangles = [at(-1.0), at(2.0), at(3.0)];
+    /// // The one at z = 3 is met first, at t = 2: the third, index 2.
+    /// let first = ray.first_hit_among(&ray.on_lanes::<WideF32x4>(), 3, |i| &triangles[i], f32::INFINITY);
+    /// assert_eq!(first, Some((2, 2.0)));
+    /// ```
+    #[inline]
+    pub fn first_hit_among<'a, T: Lane<Element = N>>(
+        &self,
+        lanes: &TriangleRay<T>,
+        count: usize,
+        triangle: impl Fn(usize) -> &'a Triangle<N>,
+        max_t: N,
+    ) -> Option<(usize, N)>
+    where
+        N: 'a,
+    {
+        debug_assert!(
+            (1..=T::LANES).contains(&count),
+            "{count} triangles on {} lanes",
+            T::LANES
+        );
+        // Lanes past `count` repeat the last triangle, and are ignored.
+        let mut corners = [Point3::<T>::origin(); 3];
+        for lane in 0..T::LANES {
+            let t = triangle(lane.min(count - 1));
+            for (corner, vertex) in corners.iter_mut().zip([&t.a, &t.b, &t.c]) {
+                for axis in 0..3 {
+                    corner[axis].replace(lane, vertex[axis]);
+                }
+            }
+        }
+        let [a, b, c] = corners;
+        let filter = filtered_edge_functions(lanes, &a, &b, &c);
+        let in_count = (1u64 << count) - 1;
+        let mut open = !filter.miss.bitmask() & in_count;
+        let decided = filter.decided.bitmask();
+        let mut best = None;
+        let mut reach = max_t;
+        while open != 0 {
+            let lane = open.trailing_zeros() as usize;
+            open &= open - 1;
+            let edges = (decided >> lane & 1 != 0).then(|| filter.edges.map(|e| e.extract(lane)));
+            let t = triangle(lane);
+            if let Some(time) = self.finish_hit_time(&t.a, &t.b, &t.c, reach, edges)
+                && (time < reach || (best.is_none() && time <= reach))
+            {
+                reach = time;
+                best = Some((lane, time));
+            }
+        }
+        best
     }
 }
 
 /// `|v|₁`.
 #[inline(always)]
-fn norm_1<N: Real>(v: &Vector3<N>) -> N {
-    v.x.abs() + v.y.abs() + v.z.abs()
+fn norm_1<T: Lane>(v: &Vector3<T>) -> T {
+    v.x.simd_abs() + v.y.simd_abs() + v.z.simd_abs()
 }
 
-/// What the plain edge functions of [`filtered_edge_functions`] decide.
-enum Filtered<N> {
+/// What the plain edge functions of [`filtered_edge_functions`] decide,
+/// lane by lane: a lane is a miss, decided, or neither (a sign the test
+/// needs is within rounding of zero: the compensated kernel decides).
+struct EdgeFilter<T: Lane> {
+    /// The edge functions, zero where a sign is not certain.
+    edges: [T; 3],
     /// A certain sign rules the hit out (or the ray is parallel to the
     /// plane): [`ray_cast_triangle`] would answer a miss.
-    Miss,
-    /// Every sign is certain: the edge functions, to finish the hit with.
-    Decided([N; 3]),
-    /// A sign the test needs is within rounding of zero.
-    Undecided,
+    miss: T::SimdBool,
+    /// Not a miss, and every sign is certain: `edges` finish the hit.
+    decided: T::SimdBool,
 }
 
 /// The edge functions `[bc, ca, ab]` of [`ray_cast_triangle`], from
@@ -199,7 +325,9 @@ fn compensated_edge_functions<T: Lane>(
 }
 
 /// The edge functions in plain arithmetic, each replaced by zero where its
-/// sign is not certain, and whether the known signs decide the test.
+/// sign is not certain, and whether the known signs decide the test, lane
+/// by lane (the same expressions on a scalar and on lanes, so each lane's
+/// answer is the scalar one's bit for bit).
 ///
 /// The laterals are taken from `p = o + s·d`, the ray's point level with
 /// `a`: the projection ignores a shift along `d`, so only the rounding of
@@ -210,22 +338,22 @@ fn compensated_edge_functions<T: Lane>(
 /// the compensated one by a few `ε |d| W_i W_j`; the bound below takes 64
 /// and 8 times `ε` for them, several times more than the sums of the terms.
 #[inline]
-fn filtered_edge_functions<N: Real>(
-    prepared: &TriangleRay<N>,
-    a: &Point3<N>,
-    b: &Point3<N>,
-    c: &Point3<N>,
-) -> Filtered<N> {
-    let zero = N::zero();
+fn filtered_edge_functions<T: Lane>(
+    prepared: &TriangleRay<T>,
+    a: &Point3<T>,
+    b: &Point3<T>,
+    c: &Point3<T>,
+) -> EdgeFilter<T> {
+    let zero = T::zero();
     let ray = &prepared.ray;
     let dir = ray.dir;
     let inverse_speed_squared = prepared.inverse_speed_squared;
     let along = (a - ray.origin).dot(&dir) * inverse_speed_squared;
     let level = ray.origin + dir * along;
-    let eps = N::default_epsilon();
+    let eps = T::simd_default_epsilon();
     let position_scale = norm_1(&level.coords) + prepared.origin_norm_1;
     let shift = eps * position_scale;
-    let lateral = |vertex: &Point3<N>| {
+    let lateral = |vertex: &Point3<T>| {
         let offset = vertex - level;
         (
             offset - dir * (offset.dot(&dir) * inverse_speed_squared),
@@ -235,14 +363,14 @@ fn filtered_edge_functions<N: Real>(
     let (lateral_a, reach_a) = lateral(a);
     let (lateral_b, reach_b) = lateral(b);
     let (lateral_c, reach_c) = lateral(c);
-    let sixty_four: N = nalgebra::convert(64.0);
-    let eight: N = nalgebra::convert(8.0);
-    let certain = |edge: N, reach_i: N, reach_j: N| {
+    let sixty_four: T = lit(64.0);
+    let eight: T = lit(8.0);
+    let certain = |edge: T, reach_i: T, reach_j: T| {
         let bound = prepared.speed_scale
             * (sixty_four * reach_i * reach_j + eight * position_scale * (reach_i + reach_j))
             + prepared.underflow;
         // NaN fails the test: not certain.
-        if edge.abs() > bound { edge } else { zero }
+        edge.select(edge.simd_abs().simd_gt(bound), zero)
     };
     let edges = [
         certain(dir.dot(&lateral_b.cross(&lateral_c)), reach_b, reach_c),
@@ -253,20 +381,18 @@ fn filtered_edge_functions<N: Real>(
     let speed = dir.dot(&normal);
     // A ray from the front (speed < 0) needs every edge function <= 0, one
     // from the back every one >= 0: a single certain sign of the other
-    // kind rules the side out.
-    let rules_out_hit = if speed < zero {
-        edges.iter().any(|&e| e > zero)
-    } else if speed > zero {
-        edges.iter().any(|&e| e < zero)
-    } else {
-        true
-    };
-    if rules_out_hit {
-        Filtered::Miss
-    } else if edges.iter().all(|&e| e != zero) {
-        Filtered::Decided(edges)
-    } else {
-        Filtered::Undecided
+    // kind rules the side out. A ray parallel to the plane (or a NaN
+    // speed) misses.
+    let [bc, ca, ab] = edges;
+    let (from_front, from_back) = (speed.simd_lt(zero), speed.simd_gt(zero));
+    let some_positive = bc.simd_gt(zero) | ca.simd_gt(zero) | ab.simd_gt(zero);
+    let some_negative = bc.simd_lt(zero) | ca.simd_lt(zero) | ab.simd_lt(zero);
+    let miss = (from_front & some_positive) | (from_back & some_negative) | !(from_front | from_back);
+    let all_certain = bc.simd_ne(zero) & ca.simd_ne(zero) & ab.simd_ne(zero);
+    EdgeFilter {
+        edges,
+        miss,
+        decided: !miss & all_certain,
     }
 }
 
@@ -443,10 +569,9 @@ mod tests {
         fn same<N: geom_core::Real>(ray: &Ray<N>, tri: [Point3<N>; 3], max_t: N) -> bool {
             let full = super::ray_cast_triangle(ray, &tri[0], &tri[1], &tri[2], max_t);
             let fast = super::ray_cast_triangle_filtered(ray, &tri[0], &tri[1], &tri[2], max_t);
-            let decided = !matches!(
-                super::filtered_edge_functions(&super::TriangleRay::new(ray), &tri[0], &tri[1], &tri[2]),
-                super::Filtered::Undecided
-            );
+            let filter =
+                super::filtered_edge_functions(&super::TriangleRay::new(ray), &tri[0], &tri[1], &tri[2]);
+            let decided = filter.miss || filter.decided;
             assert_eq!(full.mask, fast.mask, "{ray:?} {tri:?}");
             if full.mask {
                 assert_eq!((full.t, full.normal, full.face), (fast.t, fast.normal, fast.face));
@@ -504,6 +629,155 @@ mod tests {
             }
         }
         assert!(decided > total * 9 / 10, "{decided} of {total}");
+    }
+
+    /// [`TriangleRay::first_hit_among`] against its definition: the
+    /// first of the least times of `hit_time` called on each triangle in
+    /// turn with the best time so far. Leaves of up to eight triangles
+    /// around one point a ray is aimed at (inside, on an edge or a vertex,
+    /// nudged by an ulp), with copies (equal times), triangles sharing the
+    /// aim's edge, slivers, far ones, grazing rays, a limited `max_t`, and
+    /// now and then a NaN or infinite vertex; every lane count from one to
+    /// the pack's width, on each lane pack and on plain scalars, in both
+    /// precisions.
+    #[test]
+    fn first_hit_among_lanes_is_hit_time_on_each_in_turn() {
+        use super::super::Triangle;
+        use super::TriangleRay;
+        use geom_core::{Lane, Real};
+        use simba::scalar::SupersetOf;
+        use simba::simd::{WideF32x4, WideF32x8, WideF64x4};
+
+        fn in_turn<N: Real>(ray: &TriangleRay<N>, triangles: &[Triangle<N>], max_t: N) -> Option<(usize, N)> {
+            let mut best: Option<(usize, N)> = None;
+            for (i, t) in triangles.iter().enumerate() {
+                let limit = best.map_or(max_t, |(_, time)| time);
+                if let Some(time) = ray.hit_time(&t.a, &t.b, &t.c, limit)
+                    && best.is_none_or(|(_, least)| time < least)
+                {
+                    best = Some((i, time));
+                }
+            }
+            best
+        }
+        fn check<N: Real, T: Lane<Element = N>>(ray: &Ray<N>, triangles: &[Triangle<N>], max_t: N) {
+            let prepared = TriangleRay::new(ray);
+            let lanes = prepared.on_lanes::<T>();
+            for count in 1..=T::LANES.min(triangles.len()) {
+                let expected = in_turn(&prepared, &triangles[..count], max_t);
+                let got = prepared.first_hit_among(&lanes, count, |i| &triangles[i], max_t);
+                // Bit for bit (and NaN never an answer).
+                let bits = |answer: Option<(usize, N)>| {
+                    answer.map(|(i, t)| (i, SupersetOf::<f64>::to_subset(&t).map(f64::to_bits)))
+                };
+                assert_eq!(
+                    bits(got),
+                    bits(expected),
+                    "{} lanes, {count} triangles, {ray:?} {:?} {max_t:?}",
+                    T::LANES,
+                    &triangles[..count]
+                );
+            }
+        }
+        let mut rng = TestRng::new(909);
+        let (mut hits, mut ties, mut cases) = (0, 0, 0);
+        for k in 0..6000 {
+            let distance = [1.0, 30.0, 1.0e4][k % 3];
+            let center = rng.vector(distance);
+            let size = [1.0, 1e-3, 10.0][k / 3 % 3];
+            let aimed = [0, 1, 2].map(|_| center + rng.vector(size));
+            let weights = match k / 9 % 4 {
+                0 => {
+                    let (u, v) = (rng.uniform(0.0, 0.5), rng.uniform(0.0, 0.5));
+                    [u, v, 1.0 - u - v]
+                }
+                1 => {
+                    let u = rng.uniform(0.0, 1.0);
+                    [u, 1.0 - u, 0.0]
+                }
+                2 => [1.0, 0.0, 0.0],
+                _ => {
+                    let (u, nudge) = (rng.uniform(0.0, 1.0), rng.uniform(-1e-6, 1e-6));
+                    [u, 1.0 - u - nudge, nudge]
+                }
+            };
+            let aim = aimed[0] * weights[0] + aimed[1] * weights[1] + aimed[2] * weights[2];
+            let mut dir = rng.vector(1.0);
+            if k % 7 == 0 {
+                let n = (aimed[1] - aimed[0]).cross(&(aimed[2] - aimed[0])).normalize();
+                dir -= n * (n.dot(&dir) * rng.uniform(0.99, 1.0));
+            }
+            let origin = aim - dir * rng.uniform(0.1, 3.0) * distance.max(1.0);
+            let mut leaf = vec![aimed];
+            while leaf.len() < 8 {
+                let shape = match (rng.next_u64() % 6) as usize {
+                    // A copy of one before: the same time.
+                    0 => leaf[(rng.next_u64() % leaf.len() as u64) as usize],
+                    // Across the aim's edge a → b, the other way round.
+                    1 => [aimed[1], aimed[0], aim + rng.vector(size)],
+                    // In front of or behind the aim, along the ray.
+                    2 => {
+                        let along = dir * rng.uniform(-1.0, 1.0) * distance.max(1.0);
+                        aimed.map(|v| v + along)
+                    }
+                    // A sliver along the ray.
+                    3 => [aim, aim + dir * size, aim + dir * size * 2.0],
+                    // Anywhere near.
+                    4 => [0, 1, 2].map(|_| center + rng.vector(size * 4.0)),
+                    // A bad vertex.
+                    _ => {
+                        let bad = [f64::NAN, f64::INFINITY, -f64::INFINITY][(rng.next_u64() % 3) as usize];
+                        [aimed[0], aimed[1], nalgebra::Vector3::new(bad, 0.0, 0.0)]
+                    }
+                };
+                leaf.push(shape);
+            }
+            // Shuffle, so the aimed triangle sits in any lane.
+            for i in (1..leaf.len()).rev() {
+                leaf.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
+            }
+            let max_t = if k % 5 == 0 {
+                rng.uniform(0.0, 2.0)
+            } else {
+                f64::INFINITY
+            };
+            let triangles64: Vec<Triangle<f64>> = leaf
+                .iter()
+                .map(|t| Triangle {
+                    a: t[0].into(),
+                    b: t[1].into(),
+                    c: t[2].into(),
+                })
+                .collect();
+            let ray64 = Ray::new(Point3::from(origin), dir);
+            check::<f64, WideF64x4>(&ray64, &triangles64, max_t);
+            check::<f64, f64>(&ray64, &triangles64, max_t);
+            let triangles32: Vec<Triangle<f32>> = leaf
+                .iter()
+                .map(|t| {
+                    let [a, b, c] = t.map(|v| Point3::from(v.cast::<f32>()));
+                    Triangle { a, b, c }
+                })
+                .collect();
+            let ray32 = Ray::new(Point3::from(origin.cast::<f32>()), dir.cast::<f32>());
+            check::<f32, WideF32x4>(&ray32, &triangles32, max_t as f32);
+            check::<f32, WideF32x8>(&ray32, &triangles32, max_t as f32);
+            check::<f32, f32>(&ray32, &triangles32, max_t as f32);
+            // How often the leaves hit, and hit two triangles at one time.
+            let prepared = TriangleRay::new(&ray64);
+            let times: Vec<f64> = triangles64
+                .iter()
+                .filter_map(|t| prepared.hit_time(&t.a, &t.b, &t.c, max_t))
+                .collect();
+            let least = times.iter().copied().fold(f64::INFINITY, f64::min);
+            hits += usize::from(!times.is_empty());
+            ties += usize::from(times.iter().filter(|&&t| t == least).count() > 1);
+            cases += 1;
+        }
+        assert!(
+            hits > cases / 2 && ties > cases / 20,
+            "{hits} hits, {ties} ties of {cases}"
+        );
     }
 
     /// Worst f32 ulp distance of `t` to the f64 answer, for unit-sized

@@ -1,9 +1,12 @@
 //! The mesh as a [`Shape`]: ray casts and closest points through its tree.
 
 use geom_core::distance::closest_point_on_triangle_branching;
-use geom_core::{Aabb, FeatureId, PointProjection, Ray, RayHit, Real, Shape, ShapeKind};
+use std::any::Any;
+
+use geom_core::{Aabb, FeatureId, Lane, PointProjection, Ray, RayHit, Real, Shape, ShapeKind};
 use geom_prims::triangle::TriangleRay;
 use nalgebra::{Point3, Vector3};
+use simba::simd::{WideF32x4, WideF64x4};
 
 use super::TriMesh;
 use crate::contact::segment::{Region, region_of};
@@ -98,6 +101,67 @@ impl<N: Real> TriMesh<N> {
     }
 }
 
+impl<N: Real> TriMesh<N> {
+    /// The first triangle along `ray` within `[0, max_t]` (local frame):
+    /// its position in the tree's order and the time, the answer of
+    /// [`TriangleRay::hit_time`] on every triangle. A leaf's triangles (at
+    /// most four) are tested together on four lanes,
+    /// [`TriangleRay::first_hit_among`]: `WideF32x4` for an `f32` mesh,
+    /// `WideF64x4` for an `f64` one, one at a time for other scalars.
+    fn first_hit(&self, ray: &Ray<N>, max_t: N) -> Option<(u32, N)> {
+        // `N` is resolved at compile time: the casts below cost nothing
+        // and exactly one branch remains.
+        let (mesh, ray_any, max_t_any): (&dyn Any, &dyn Any, &dyn Any) = (self, ray, &max_t);
+        if let (Some(mesh), Some(ray), Some(&max_t)) = (
+            mesh.downcast_ref::<TriMesh<f32>>(),
+            ray_any.downcast_ref::<Ray<f32>>(),
+            max_t_any.downcast_ref::<f32>(),
+        ) {
+            // Exact: the time is an `N`, that is an `f32`, already.
+            return mesh
+                .first_hit_on::<WideF32x4>(ray, max_t)
+                .map(|(p, t)| (p, nalgebra::convert(f64::from(t))));
+        }
+        if let (Some(mesh), Some(ray), Some(&max_t)) = (
+            mesh.downcast_ref::<TriMesh<f64>>(),
+            ray_any.downcast_ref::<Ray<f64>>(),
+            max_t_any.downcast_ref::<f64>(),
+        ) {
+            return mesh
+                .first_hit_on::<WideF64x4>(ray, max_t)
+                .map(|(p, t)| (p, nalgebra::convert(t)));
+        }
+        self.first_hit_on::<N>(ray, max_t)
+    }
+
+    /// [`TriMesh::first_hit`] with a leaf's triangles on `T`'s lanes.
+    #[inline]
+    fn first_hit_on<T: Lane<Element = N>>(&self, ray: &Ray<N>, max_t: N) -> Option<(u32, N)> {
+        let prepared = TriangleRay::new(ray);
+        let lanes = prepared.on_lanes::<T>();
+        self.bvh
+            .ray_cast_leaves_in_tree_order(ray, max_t, |positions, reach| {
+                let mut best = None;
+                let mut reach = reach;
+                let mut start = positions.start as usize;
+                let end = positions.end as usize;
+                while start < end {
+                    let count = (end - start).min(T::LANES);
+                    let chunk = &self.tree_triangles[start..start + count];
+                    if let Some((lane, t)) =
+                        prepared.first_hit_among(&lanes, count, |i| &chunk[i].triangle, reach)
+                        && (t < reach || best.is_none())
+                    {
+                        reach = t;
+                        best = Some(((start + lane) as u32, t));
+                    }
+                    start += count;
+                }
+                best
+            })
+    }
+}
+
 impl<N: Real> Shape<N> for TriMesh<N> {
     fn kind(&self) -> ShapeKind {
         ShapeKind::TriMesh
@@ -132,11 +196,7 @@ impl<N: Real> Shape<N> for TriMesh<N> {
                 feature: FeatureId::Unknown,
             });
         }
-        let prepared = TriangleRay::new(ray);
-        let (position, t) = self.bvh.ray_cast_in_tree_order(ray, max_t, |p, limit| {
-            let (_, triangle) = self.at_tree_position(p);
-            prepared.hit_time(&triangle.a, &triangle.b, &triangle.c, limit)
-        })?;
+        let (position, t) = self.first_hit(ray, max_t)?;
         // The hit triangle is in cache: its normal is recomputed (the
         // stored one, bit for bit) rather than read from the scattered
         // normals.

@@ -2,7 +2,7 @@
 //! crossing parity, the terrain as a mesh against the heightfield.
 
 use geom_core::distance::closest_point_on_triangle_branching;
-use geom_core::{Ray, Real, Shape};
+use geom_core::{DoubleDouble, Ray, Real, Shape};
 use geom_prims::triangle::ray_cast_triangle_filtered;
 use geom_random::Rng;
 use nalgebra::{Isometry3, Point3, Vector3};
@@ -98,11 +98,37 @@ fn torus(big: f64, small: f64, around: usize, across: usize) -> TriMesh<f64> {
     TriMesh::new(vertices, indices).unwrap()
 }
 
+/// `mesh` with its vertices rounded to `N`.
+fn mesh_in<N: Real>(mesh: &TriMesh<f64>) -> TriMesh<N> {
+    let vertices = mesh.vertices().iter().map(|v| v.cast::<N>()).collect();
+    TriMesh::new(vertices, mesh.indices().to_vec()).unwrap()
+}
+
+/// `mesh`'s first hit along `ray` (both rounded to `N`) is brute force's
+/// over every triangle in `N`, and names a triangle hit at that time.
+fn first_hit_equals_brute_force_in<N: Real>(mesh: &TriMesh<N>, ray: &Ray<f64>, max_t: f64) {
+    let ray = Ray::new(ray.origin.cast::<N>(), ray.dir.cast::<N>());
+    let max_t = nalgebra::convert::<f64, N>(max_t);
+    let hit = mesh.ray_cast_local(&ray, max_t, false);
+    let expected = brute_ray(mesh, &ray, max_t);
+    assert_eq!(hit.map(|h| h.t), expected.map(|(t, _)| t), "{ray:?} {max_t:?}");
+    if let Some(hit) = hit {
+        let geom_core::FeatureId::Face(i) = hit.feature else {
+            panic!("{hit:?}")
+        };
+        let tri = mesh.triangle(i).unwrap();
+        let own = ray_cast_triangle_filtered(&ray, &tri.a, &tri.b, &tri.c, max_t).into_hit();
+        assert_eq!(own.map(|h| h.t), Some(hit.t));
+    }
+}
+
 #[test]
 fn ray_casts_equal_brute_force_on_random_soups() {
     let mut rng = Rng::new(1);
     for count in [1, 3, 50, 700] {
         let mesh = random_soup(&mut rng, count);
+        let mesh32 = mesh_in::<f32>(&mesh);
+        let mesh_dd = mesh_in::<DoubleDouble>(&mesh);
         let mut hits = 0;
         for _ in 0..300 {
             // Aimed near a random triangle, so that most rays hit.
@@ -116,6 +142,11 @@ fn ray_casts_equal_brute_force_on_random_soups() {
             };
             let expected = brute_ray(&mesh, &ray, max_t);
             let hit = mesh.ray_cast_local(&ray, max_t, false);
+            // The same mesh and ray in f32 (a leaf on `WideF32x4` lanes)
+            // and in double-double (one triangle at a time) against brute
+            // force in that precision.
+            first_hit_equals_brute_force_in::<f32>(&mesh32, &ray, max_t);
+            first_hit_equals_brute_force_in::<DoubleDouble>(&mesh_dd, &ray, max_t);
             assert_eq!(
                 hit.map(|h| h.t),
                 expected.map(|(t, _)| t),
