@@ -289,12 +289,7 @@ pub fn pick_four<N: Real>(
             .fold(N::zero(), |x, y| x.max(y));
         size * N::default_epsilon() * nalgebra::convert::<f64, N>(1024.0)
     };
-    let argmax = |score: &dyn Fn(usize) -> N| {
-        (0..count)
-            .map(|k| (k, score(k)))
-            .reduce(|best, next| if next.1 > best.1 { next } else { best })
-    };
-    let Some((second, spread)) = argmax(&|k| across(k).norm()) else {
+    let Some((second, spread)) = first_greatest(count, |k| across(k).norm()) else {
         return picked;
     };
     if spread <= tiny {
@@ -302,7 +297,7 @@ pub fn pick_four<N: Real>(
     }
     picked[1] = Some(second);
     let base = across(second);
-    let Some((third, area)) = argmax(&|k| base.cross(&across(k)).dot(normal).abs()) else {
+    let Some((third, area)) = first_greatest(count, |k| base.cross(&across(k)).dot(normal).abs()) else {
         return picked;
     };
     if area <= tiny * spread {
@@ -327,12 +322,21 @@ pub fn pick_four<N: Real>(
             })
             .fold(N::zero(), |x, y| x.max(y))
     };
-    if let Some((fourth, added)) = argmax(&outside)
+    if let Some((fourth, added)) = first_greatest(count, outside)
         && added > tiny * spread
     {
         picked[3] = Some(fourth);
     }
     picked
+}
+
+/// The first of `0..count` with the greatest `score`, and that score
+/// (`None` for none).
+#[inline(always)]
+fn first_greatest<N: Real>(count: usize, score: impl Fn(usize) -> N) -> Option<(usize, N)> {
+    (0..count)
+        .map(|k| (k, score(k)))
+        .reduce(|best, next| if next.1 > best.1 { next } else { best })
 }
 
 #[cfg(test)]
@@ -403,5 +407,78 @@ mod tests {
         manifolds.push_manifold(Vector3::z());
         assert_eq!(manifolds.as_slice()[0].points.capacity(), capacity);
         assert!(manifolds.as_slice()[0].points.is_empty());
+    }
+
+    /// Each pick against its definition, evaluated by brute force over
+    /// every point: the deepest (point 0); the farthest from it across the
+    /// normal; the one making the largest triangle with those two; the one
+    /// farthest outside that triangle. Random sets of 1 to 80 points on
+    /// tilted planes, with repeats and collinear runs.
+    #[test]
+    fn picks_are_the_extremes_they_are_defined_as() {
+        let mut rng = geom_random::Rng::new(17);
+        for round in 0..400 {
+            let count = 1 + round % 80;
+            let normal = rng.vector(1.0).normalize();
+            let collinear = round % 7 == 3;
+            let mut points: Vec<Point3<f64>> = Vec::with_capacity(count);
+            for k in 0..count {
+                let point = if k > 1 && rng.chance(0.3) {
+                    // A repeat of an earlier point (ties: the first wins).
+                    points[1 + rng.below(k - 1)]
+                } else if collinear {
+                    Point3::new(rng.range(-1.0, 1.0), 0.0, 0.0)
+                } else {
+                    Point3::from(rng.vector(1.0))
+                };
+                points.push(point);
+            }
+            let picked = pick_four(count, |k| points[k], &normal);
+            assert_eq!(picked[0], Some(0));
+            let across = |k: usize| {
+                let d = points[k] - points[0];
+                d - normal * d.dot(&normal)
+            };
+            // The first of the greatest scores, as the routine breaks ties.
+            let first_best = |score: &dyn Fn(usize) -> f64| {
+                (0..count).fold((0, f64::NEG_INFINITY), |(best, top), k| {
+                    if score(k) > top {
+                        (k, score(k))
+                    } else {
+                        (best, top)
+                    }
+                })
+            };
+            let (second, spread) = first_best(&|k| across(k).norm());
+            if spread < 1e-9 {
+                assert_eq!(picked[1..], [None, None, None]);
+                continue;
+            }
+            assert_eq!(picked[1], Some(second), "round {round}");
+            let base = across(second);
+            let (third, area) = first_best(&|k| base.cross(&across(k)).dot(&normal).abs());
+            if collinear || area < 1e-9 {
+                assert_eq!(picked[2..], [None, None], "round {round}");
+                continue;
+            }
+            assert_eq!(picked[2], Some(third), "round {round}");
+            // Outside the triangle (0, second, third): the largest area a
+            // point adds past one of its edges.
+            let corners = [Vector3::zeros(), base, across(third)];
+            let orientation = base.cross(&corners[2]).dot(&normal).signum();
+            let (fourth, added) = first_best(&|k| {
+                (0..3)
+                    .map(|e| {
+                        let (from, to) = (corners[e], corners[(e + 1) % 3]);
+                        -orientation * (to - from).cross(&(across(k) - from)).dot(&normal)
+                    })
+                    .fold(0.0, f64::max)
+            });
+            if added > 1e-9 {
+                assert_eq!(picked[3], Some(fourth), "round {round}");
+            } else {
+                assert_eq!(picked[3], None, "round {round}");
+            }
+        }
     }
 }
