@@ -163,18 +163,21 @@ pub(crate) fn push_sunk_ends<N: Real, S: TriangleSurface<N>>(
     }
 }
 
-/// The last two answers of [`TriangleSurface::locate`]: most triangles'
-/// closest segment point is one of the segment's ends, so the same point
-/// is asked again and again.
+/// The last answers of [`TriangleSurface::locate`] ([`LOCATIONS_KEPT`]):
+/// most triangles' closest segment point is one of the segment's ends, so
+/// the same point is asked again and again, between others.
 struct LocationCache<N: Real> {
-    entries: [Option<(Point3<N>, Located<N>)>; 2],
+    entries: [Option<(Point3<N>, Located<N>)>; LOCATIONS_KEPT],
     next: usize,
 }
+
+/// The answers a [`LocationCache`] keeps.
+const LOCATIONS_KEPT: usize = 8;
 
 impl<N: Real> LocationCache<N> {
     fn new() -> Self {
         LocationCache {
-            entries: [None, None],
+            entries: [None; LOCATIONS_KEPT],
             next: 0,
         }
     }
@@ -196,7 +199,7 @@ impl<N: Real> LocationCache<N> {
         }
         let located = surface.locate_around(point, near, within, around);
         self.entries[self.next] = Some((*point, located));
-        self.next = 1 - self.next;
+        self.next = (self.next + 1) % LOCATIONS_KEPT;
         located
     }
 }
