@@ -559,6 +559,63 @@ mod tests {
         }
     }
 
+    /// A random triangle and a ray aimed at it, case `k`: the triangle
+    /// `distances[k % n]` from the origin, of size 1, 10⁻³ or 10; the aim at
+    /// a random point of its plane (inside or not), on an edge, on a
+    /// vertex, or nudged across an edge by about 10⁻⁶; one direction in
+    /// seven grazing (nearly in the plane).
+    struct AimedRay {
+        triangle: [Vector3<f64>; 3],
+        aim: Vector3<f64>,
+        origin: Vector3<f64>,
+        dir: Vector3<f64>,
+        distance: f64,
+        size: f64,
+    }
+
+    impl AimedRay {
+        fn new(rng: &mut TestRng, k: usize, distances: &[f64]) -> Self {
+            let n = distances.len();
+            let distance = distances[k % n];
+            let center = rng.vector(distance);
+            let size = [1.0, 1e-3, 10.0][k / n % 3];
+            let triangle = [0, 1, 2].map(|_| center + rng.vector(size));
+            let weights = match k / (3 * n) % 4 {
+                0 => {
+                    let (u, v) = (rng.uniform(0.0, 1.0), rng.uniform(0.0, 1.0));
+                    [u, v, 1.0 - u - v]
+                }
+                1 => {
+                    let u = rng.uniform(0.0, 1.0);
+                    [u, 1.0 - u, 0.0]
+                }
+                2 => [1.0, 0.0, 0.0],
+                _ => {
+                    let (u, nudge) = (rng.uniform(0.0, 1.0), rng.uniform(-1e-6, 1e-6));
+                    [u, 1.0 - u - nudge, nudge]
+                }
+            };
+            let aim = triangle[0] * weights[0] + triangle[1] * weights[1] + triangle[2] * weights[2];
+            let mut dir = rng.vector(1.0);
+            if k.is_multiple_of(7) {
+                // Grazing: nearly in the triangle's plane.
+                let normal = (triangle[1] - triangle[0])
+                    .cross(&(triangle[2] - triangle[0]))
+                    .normalize();
+                dir -= normal * (normal.dot(&dir) * rng.uniform(0.99, 1.0));
+            }
+            let origin = aim - dir * rng.uniform(0.1, 3.0) * distance.max(1.0);
+            AimedRay {
+                triangle,
+                aim,
+                origin,
+                dir,
+                distance,
+                size,
+            }
+        }
+    }
+
     /// The filtered kernel must give the lane kernel's answer bit for bit:
     /// rays aimed at random points, at points on an edge or a vertex (then
     /// rounded, so they land within an ulp either side), nudged by tiny
@@ -584,33 +641,14 @@ mod tests {
         let mut rng = TestRng::new(77);
         let (mut decided, mut total) = (0, 0);
         for k in 0..40_000 {
-            let distance = [1.0, 30.0, 1.0e3, 1.0e5][k % 4];
-            let center = rng.vector(distance);
-            let size = [1.0, 1e-3, 10.0][k / 4 % 3];
-            let tri = [0, 1, 2].map(|_| center + rng.vector(size));
-            let weights = match k / 12 % 4 {
-                0 => {
-                    let (u, v) = (rng.uniform(0.0, 1.0), rng.uniform(0.0, 1.0));
-                    [u, v, 1.0 - u - v]
-                }
-                1 => {
-                    let u = rng.uniform(0.0, 1.0);
-                    [u, 1.0 - u, 0.0]
-                }
-                2 => [1.0, 0.0, 0.0],
-                _ => {
-                    let (u, nudge) = (rng.uniform(0.0, 1.0), rng.uniform(-1e-6, 1e-6));
-                    [u, 1.0 - u - nudge, nudge]
-                }
-            };
-            let aim = tri[0] * weights[0] + tri[1] * weights[1] + tri[2] * weights[2];
-            let mut dir = rng.vector(1.0);
-            if k % 7 == 0 {
-                // Grazing: nearly in the triangle's plane.
-                let n = (tri[1] - tri[0]).cross(&(tri[2] - tri[0])).normalize();
-                dir -= n * (n.dot(&dir) * rng.uniform(0.99, 1.0));
-            }
-            let origin = aim - dir * rng.uniform(0.1, 3.0) * distance.max(1.0);
+            let AimedRay {
+                triangle: tri,
+                origin,
+                dir,
+                distance,
+                size,
+                ..
+            } = AimedRay::new(&mut rng, k, &[1.0, 30.0, 1.0e3, 1.0e5]);
             let max_t = if k % 5 == 0 {
                 rng.uniform(0.0, 2.0) * distance
             } else {
@@ -682,32 +720,15 @@ mod tests {
         let mut rng = TestRng::new(909);
         let (mut hits, mut ties, mut cases) = (0, 0, 0);
         for k in 0..6000 {
-            let distance = [1.0, 30.0, 1.0e4][k % 3];
-            let center = rng.vector(distance);
-            let size = [1.0, 1e-3, 10.0][k / 3 % 3];
-            let aimed = [0, 1, 2].map(|_| center + rng.vector(size));
-            let weights = match k / 9 % 4 {
-                0 => {
-                    let (u, v) = (rng.uniform(0.0, 0.5), rng.uniform(0.0, 0.5));
-                    [u, v, 1.0 - u - v]
-                }
-                1 => {
-                    let u = rng.uniform(0.0, 1.0);
-                    [u, 1.0 - u, 0.0]
-                }
-                2 => [1.0, 0.0, 0.0],
-                _ => {
-                    let (u, nudge) = (rng.uniform(0.0, 1.0), rng.uniform(-1e-6, 1e-6));
-                    [u, 1.0 - u - nudge, nudge]
-                }
-            };
-            let aim = aimed[0] * weights[0] + aimed[1] * weights[1] + aimed[2] * weights[2];
-            let mut dir = rng.vector(1.0);
-            if k % 7 == 0 {
-                let n = (aimed[1] - aimed[0]).cross(&(aimed[2] - aimed[0])).normalize();
-                dir -= n * (n.dot(&dir) * rng.uniform(0.99, 1.0));
-            }
-            let origin = aim - dir * rng.uniform(0.1, 3.0) * distance.max(1.0);
+            let AimedRay {
+                triangle: aimed,
+                aim,
+                origin,
+                dir,
+                distance,
+                size,
+            } = AimedRay::new(&mut rng, k, &[1.0, 30.0, 1.0e4]);
+            let center = aimed[0];
             let mut leaf = vec![aimed];
             while leaf.len() < 8 {
                 let shape = match (rng.next_u64() % 6) as usize {

@@ -109,29 +109,28 @@ impl<N: Real> TriMesh<N> {
     /// [`TriangleRay::first_hit_among`]: `WideF32x4` for an `f32` mesh,
     /// `WideF64x4` for an `f64` one, one at a time for other scalars.
     fn first_hit(&self, ray: &Ray<N>, max_t: N) -> Option<(u32, N)> {
-        // `N` is resolved at compile time: the casts below cost nothing
-        // and exactly one branch remains.
-        let (mesh, ray_any, max_t_any): (&dyn Any, &dyn Any, &dyn Any) = (self, ray, &max_t);
-        if let (Some(mesh), Some(ray), Some(&max_t)) = (
-            mesh.downcast_ref::<TriMesh<f32>>(),
-            ray_any.downcast_ref::<Ray<f32>>(),
-            max_t_any.downcast_ref::<f32>(),
-        ) {
-            // Exact: the time is an `N`, that is an `f32`, already.
-            return mesh
-                .first_hit_on::<WideF32x4>(ray, max_t)
-                .map(|(p, t)| (p, nalgebra::convert(f64::from(t))));
-        }
-        if let (Some(mesh), Some(ray), Some(&max_t)) = (
-            mesh.downcast_ref::<TriMesh<f64>>(),
-            ray_any.downcast_ref::<Ray<f64>>(),
-            max_t_any.downcast_ref::<f64>(),
-        ) {
-            return mesh
-                .first_hit_on::<WideF64x4>(ray, max_t)
-                .map(|(p, t)| (p, nalgebra::convert(t)));
-        }
-        self.first_hit_on::<N>(ray, max_t)
+        self.first_hit_if::<f32, WideF32x4>(ray, max_t)
+            .or_else(|| self.first_hit_if::<f64, WideF64x4>(ray, max_t))
+            .unwrap_or_else(|| self.first_hit_on::<N>(ray, max_t))
+    }
+
+    /// [`TriMesh::first_hit_on`] on lanes `T` when the mesh's scalar `N` is
+    /// `M` (`None` otherwise). `N` is known at compile time: the type tests
+    /// fold away, and the time converts back exactly (it is an `M`, that is
+    /// an `N`, already).
+    #[inline(always)]
+    fn first_hit_if<M: Real + Into<f64>, T: Lane<Element = M>>(
+        &self,
+        ray: &Ray<N>,
+        max_t: N,
+    ) -> Option<Option<(u32, N)>> {
+        let (mesh, ray, max_t): (&dyn Any, &dyn Any, &dyn Any) = (self, ray, &max_t);
+        let mesh = mesh.downcast_ref::<TriMesh<M>>()?;
+        let (ray, &max_t) = (ray.downcast_ref::<Ray<M>>()?, max_t.downcast_ref::<M>()?);
+        Some(
+            mesh.first_hit_on::<T>(ray, max_t)
+                .map(|(p, t)| (p, nalgebra::convert(t.into()))),
+        )
     }
 
     /// [`TriMesh::first_hit`] with a leaf's triangles on `T`'s lanes.
