@@ -201,17 +201,18 @@ impl<N: Real> TriangleRay<N> {
         }
     }
 
-    /// The first of `count` triangles (`1..=T::LANES`; `triangle(i)` is the
-    /// `i`-th) that this ray hits within `[0, max_t]`, and its time: the
-    /// answer of calling [`TriangleRay::hit_time`] on each in turn with the
-    /// best time so far as `max_t`, keeping a time below the best (the
-    /// first of equal times wins), bit for bit. `lanes` is this ray
-    /// [`on_lanes`](TriangleRay::on_lanes).
+    /// The first of `count` triangles (`triangle(i)` is the `i`-th) that
+    /// this ray hits within `[0, max_t]`, and its time: the answer of
+    /// calling [`TriangleRay::hit_time`] on each in turn with the best time
+    /// so far as `max_t`, keeping a time below the best (the first of
+    /// equal times wins), bit for bit. `lanes` is this ray
+    /// [`on_lanes`](TriangleRay::on_lanes). `None` for no hit (and for
+    /// `count = 0`).
     ///
     /// The filter's edge functions, the bulk of a miss, are computed for
-    /// all of them at once on `T`'s lanes with the scalar expressions; only
-    /// the triangles it does not rule out are finished one by one. A mesh
-    /// tests a leaf of its tree this way.
+    /// `T::LANES` triangles at once with the scalar expressions; only the
+    /// triangles it does not rule out are finished one by one. A mesh
+    /// tests a leaf of its tree (at most four triangles) this way.
     ///
     /// ```
     /// use geom_core::Ray;
@@ -238,39 +239,38 @@ impl<N: Real> TriangleRay<N> {
     where
         N: 'a,
     {
-        debug_assert!(
-            (1..=T::LANES).contains(&count),
-            "{count} triangles on {} lanes",
-            T::LANES
-        );
-        // Lanes past `count` repeat the last triangle, and are ignored.
-        let mut corners = [Point3::<T>::origin(); 3];
-        for lane in 0..T::LANES {
-            let t = triangle(lane.min(count - 1));
-            for (corner, vertex) in corners.iter_mut().zip([&t.a, &t.b, &t.c]) {
-                for axis in 0..3 {
-                    corner[axis].replace(lane, vertex[axis]);
-                }
-            }
-        }
-        let [a, b, c] = corners;
-        let filter = filtered_edge_functions(lanes, &a, &b, &c);
-        let in_count = (1u64 << count) - 1;
-        let mut open = !filter.miss.bitmask() & in_count;
-        let decided = filter.decided.bitmask();
         let mut best = None;
         let mut reach = max_t;
-        while open != 0 {
-            let lane = open.trailing_zeros() as usize;
-            open &= open - 1;
-            let edges = (decided >> lane & 1 != 0).then(|| filter.edges.map(|e| e.extract(lane)));
-            let t = triangle(lane);
-            if let Some(time) = self.finish_hit_time(&t.a, &t.b, &t.c, reach, edges)
-                && (time < reach || (best.is_none() && time <= reach))
-            {
-                reach = time;
-                best = Some((lane, time));
+        let mut start = 0;
+        while start < count {
+            let in_pack = (count - start).min(T::LANES);
+            // Lanes past the last triangle repeat it, and are ignored.
+            let mut corners = [Point3::<T>::origin(); 3];
+            for lane in 0..T::LANES {
+                let t = triangle(start + lane.min(in_pack - 1));
+                for (corner, vertex) in corners.iter_mut().zip([&t.a, &t.b, &t.c]) {
+                    for axis in 0..3 {
+                        corner[axis].replace(lane, vertex[axis]);
+                    }
+                }
             }
+            let [a, b, c] = corners;
+            let filter = filtered_edge_functions(lanes, &a, &b, &c);
+            let mut open = !filter.miss.bitmask() & ((1u64 << in_pack) - 1);
+            let decided = filter.decided.bitmask();
+            while open != 0 {
+                let lane = open.trailing_zeros() as usize;
+                open &= open - 1;
+                let edges = (decided >> lane & 1 != 0).then(|| filter.edges.map(|e| e.extract(lane)));
+                let t = triangle(start + lane);
+                if let Some(time) = self.finish_hit_time(&t.a, &t.b, &t.c, reach, edges)
+                    && (time < reach || (best.is_none() && time <= reach))
+                {
+                    reach = time;
+                    best = Some((start + lane, time));
+                }
+            }
+            start += in_pack;
         }
         best
     }
@@ -675,9 +675,9 @@ mod tests {
     /// around one point a ray is aimed at (inside, on an edge or a vertex,
     /// nudged by an ulp), with copies (equal times), triangles sharing the
     /// aim's edge, slivers, far ones, grazing rays, a limited `max_t`, and
-    /// now and then a NaN or infinite vertex; every lane count from one to
-    /// the pack's width, on each lane pack and on plain scalars, in both
-    /// precisions.
+    /// now and then a NaN or infinite vertex; every count from none to
+    /// eight (one pack or several, full or not), on each lane pack and on
+    /// plain scalars, in both precisions.
     #[test]
     fn first_hit_among_lanes_is_hit_time_on_each_in_turn() {
         use super::super::Triangle;
@@ -701,7 +701,7 @@ mod tests {
         fn check<N: Real, T: Lane<Element = N>>(ray: &Ray<N>, triangles: &[Triangle<N>], max_t: N) {
             let prepared = TriangleRay::new(ray);
             let lanes = prepared.on_lanes::<T>();
-            for count in 1..=T::LANES.min(triangles.len()) {
+            for count in 0..=triangles.len() {
                 let expected = in_turn(&prepared, &triangles[..count], max_t);
                 let got = prepared.first_hit_among(&lanes, count, |i| &triangles[i], max_t);
                 // Bit for bit (and NaN never an answer).

@@ -140,23 +140,10 @@ impl<N: Real> TriMesh<N> {
         let lanes = prepared.on_lanes::<T>();
         self.bvh
             .ray_cast_leaves_in_tree_order(ray, max_t, |positions, reach| {
-                let mut best = None;
-                let mut reach = reach;
-                let mut start = positions.start as usize;
-                let end = positions.end as usize;
-                while start < end {
-                    let count = (end - start).min(T::LANES);
-                    let chunk = &self.tree_triangles[start..start + count];
-                    if let Some((lane, t)) =
-                        prepared.first_hit_among(&lanes, count, |i| &chunk[i].triangle, reach)
-                        && (t < reach || best.is_none())
-                    {
-                        reach = t;
-                        best = Some(((start + lane) as u32, t));
-                    }
-                    start += count;
-                }
-                best
+                let leaf = &self.tree_triangles[positions.start as usize..positions.end as usize];
+                prepared
+                    .first_hit_among(&lanes, leaf.len(), |i| &leaf[i].triangle, reach)
+                    .map(|(i, t)| (positions.start + i as u32, t))
             })
     }
 }
