@@ -815,11 +815,11 @@ fn longest_finite_side<N: Real>(aabb: &Aabb<N>) -> N {
 /// turned back while crossing its room, so its new room lies ahead,
 /// [`TRAVEL_AHEAD`] moves along each axis (at most [`TRAVEL_REACH`] times
 /// its longest side) and one behind, with [`TRAVEL_ROOM`] of that side all
-/// round for jitter across its path. On 10⁴ boxes drifting one way this halved the rooms
-/// left per step (549 to 290) and held fewer pairs (29 400 to 25 400)
-/// than rooms stretched both ways; an object that does turn back leaves
-/// its travelling room by its back side within a move or two, with a
-/// move the other way, and gets a two-way room.
+/// round for jitter across its path. On 10⁴ boxes drifting one way this
+/// halved the rooms left per step (549 to 290) and held fewer pairs
+/// (29 400 to 25 400) than rooms stretched both ways; an object that does
+/// turn back leaves its travelling room by its back side within a move or
+/// two, with a move the other way, and gets a two-way room.
 fn with_room<N: Real>(aabb: &Aabb<N>, previous: &Aabb<N>, last_move: &mut Vector3<N>) -> Aabb<N> {
     let moved = aabb.center() - previous.center();
     // A NaN or infinite move (a pose gone bad) stretches nothing and

@@ -121,11 +121,10 @@ impl<N: Real> TriangleRay<N> {
     /// This ray in every lane of `T`, for [`TriangleRay::first_hit_among`].
     #[inline]
     pub fn on_lanes<T: Lane<Element = N>>(&self) -> TriangleRay<T> {
-        let splat = |p: &Point3<N>| Point3::new(T::splat(p.x), T::splat(p.y), T::splat(p.z));
         TriangleRay {
             ray: Ray {
-                origin: splat(&self.ray.origin),
-                dir: splat(&Point3::from(self.ray.dir)).coords,
+                origin: self.ray.origin.map(T::splat),
+                dir: self.ray.dir.map(T::splat),
             },
             inverse_speed_squared: T::splat(self.inverse_speed_squared),
             origin_norm_1: T::splat(self.origin_norm_1),

@@ -129,6 +129,16 @@ fn ray_casts_equal_brute_force_on_random_soups() {
         let mesh = random_soup(&mut rng, count);
         let mesh32 = mesh_in::<f32>(&mesh);
         let mesh_dd = mesh_in::<DoubleDouble>(&mesh);
+        // The mesh posed as a user places it, against brute force over its
+        // triangles moved into the world.
+        let pose = Isometry3::from_parts(rng.vector(50.0).into(), rng.rotation());
+        let world_triangles: Vec<_> = (0..count as u32)
+            .map(|i| {
+                let tri = mesh.triangle(i).unwrap();
+                [tri.a, tri.b, tri.c].map(|v| pose * v)
+            })
+            .collect();
+        let mut posed_disagreements = 0;
         let mut hits = 0;
         for _ in 0..300 {
             // Aimed near a random triangle, so that most rays hit.
@@ -147,6 +157,23 @@ fn ray_casts_equal_brute_force_on_random_soups() {
             // force in that precision.
             first_hit_equals_brute_force_in::<f32>(&mesh32, &ray, max_t);
             first_hit_equals_brute_force_in::<DoubleDouble>(&mesh_dd, &ray, max_t);
+            let world_ray = Ray::new(pose * ray.origin, pose * ray.dir);
+            let posed = mesh.ray_cast(&pose, &world_ray, max_t, false);
+            let world_expected = world_triangles
+                .iter()
+                .filter_map(|[a, b, c]| ray_cast_triangle_filtered(&world_ray, a, b, c, max_t).into_hit())
+                .map(|hit| hit.t)
+                .fold(None, |best: Option<f64>, t| Some(best.map_or(t, |b| b.min(t))));
+            match (posed, world_expected) {
+                (Some(hit), Some(t)) => {
+                    assert!((hit.t - t).abs() <= 1e-9 * (1.0 + t), "posed {hit:?}, world {t}");
+                    assert!(hit.normal.dot(&world_ray.dir) <= 0.0, "{hit:?}");
+                }
+                (None, None) => {}
+                // Rounding the moved ray or triangles can move a hit within
+                // rounding of an edge or of `max_t` across it.
+                _ => posed_disagreements += 1,
+            }
             assert_eq!(
                 hit.map(|h| h.t),
                 expected.map(|(t, _)| t),
@@ -175,6 +202,10 @@ fn ray_casts_equal_brute_force_on_random_soups() {
             }
         }
         assert!(count < 50 || hits > 30, "{hits} hits of 300");
+        assert!(
+            posed_disagreements <= 1,
+            "{posed_disagreements} posed casts of 300 disagree"
+        );
     }
 }
 
