@@ -21,18 +21,18 @@ pub mod check;
 pub mod pair_case;
 pub mod targets;
 
-// The pair oracle of `crates/geom/tests/pair_oracle` (independent support
+// The pair oracle of `crates/geom/tests/integration/pair_oracle` (independent support
 // functions, the achievability and optimality checks), shared as source:
 // the `pair_oracle` target checks the same properties on cases the fuzzer
 // steers.
 #[allow(dead_code, missing_docs, clippy::all)]
-#[path = "../../crates/geom/tests/pair_oracle/cases.rs"]
+#[path = "../../crates/geom/tests/integration/pair_oracle/cases.rs"]
 pub mod cases;
 #[allow(dead_code, missing_docs, clippy::all)]
-#[path = "../../crates/geom/tests/pair_oracle/checks.rs"]
+#[path = "../../crates/geom/tests/integration/pair_oracle/checks.rs"]
 pub mod checks;
 #[allow(dead_code, missing_docs, clippy::all)]
-#[path = "../../crates/geom/tests/pair_oracle/oracle.rs"]
+#[path = "../../crates/geom/tests/integration/pair_oracle/oracle.rs"]
 pub mod oracle;
 
 /// The fuzzer's bytes, read front to back.

@@ -1,7 +1,7 @@
 //! The `pair_oracle` target's case: the pair of kinds, the category and
 //! the random stream of the pair oracle's case generator, chosen by the
 //! fuzzer's bytes, checked in `f64` and `f32` against the oracle in both
-//! orders (`crates/geom/tests/pair_oracle`).
+//! orders (`crates/geom/tests/integration/pair_oracle`).
 
 use std::sync::OnceLock;
 

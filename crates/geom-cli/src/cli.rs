@@ -1,6 +1,6 @@
 //! The command line: subcommands, options and their help (clap).
 //!
-//! Every help text ends with examples; `tests/help_examples.rs` runs each
+//! Every help text ends with examples; `tests/integration/help_examples.rs` runs each
 //! of them and checks the answers the query help prints.
 
 use std::path::PathBuf;

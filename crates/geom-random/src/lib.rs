@@ -20,6 +20,25 @@
 
 use nalgebra::{Point3, UnitQuaternion, Vector3};
 
+/// The environment variable that asks the tests for their full sweeps
+/// (`.ci/run` sets it): `GEOM_FULL_SWEEPS=1 cargo test --workspace`.
+pub const FULL_SWEEPS: &str = "GEOM_FULL_SWEEPS";
+
+/// How many random cases a long test sweep draws: all `full` of them when
+/// the environment variable [`FULL_SWEEPS`] is set to anything but `0`,
+/// else a quarter (at least one). A sweep draws its cases from one seeded
+/// stream, so the quick run's cases are the first of the full run's: a
+/// failure seen in either reproduces in the full run.
+///
+/// ```
+/// let poses = geom_random::sweep_cases(1000);
+/// assert!(poses == 1000 || poses == 250);
+/// ```
+pub fn sweep_cases(full: usize) -> usize {
+    let wanted = std::env::var_os(FULL_SWEEPS).is_some_and(|value| value != "0" && !value.is_empty());
+    if wanted { full } else { full.div_ceil(4) }
+}
+
 /// xorshift64*: a seeded stream of 64-bit numbers and the draws built on
 /// them (uniform numbers, vectors, directions, rotations).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -146,6 +165,14 @@ mod tests {
     /// The first outputs of xorshift64* from state 1, worked out by hand
     /// from the definition: 1 → x ^= x >> 12 (1) → x ^= x << 25 (2²⁵ + 1)
     /// → x ^= x >> 27 (unchanged), times the multiplier.
+    #[test]
+    fn a_quick_sweep_is_a_quarter_of_the_full_one() {
+        let full = std::env::var_os(FULL_SWEEPS).is_some_and(|v| v != "0" && !v.is_empty());
+        for (cases, quick) in [(1000, 250), (1, 1), (7, 2), (0, 0)] {
+            assert_eq!(sweep_cases(cases), if full { cases } else { quick });
+        }
+    }
+
     #[test]
     fn the_stream_is_xorshift64_star() {
         let mut rng = Rng::from_state(1);

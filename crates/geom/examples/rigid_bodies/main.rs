@@ -16,6 +16,8 @@
 //! with axes in metres and seconds, a legend and the heights' colour bar.
 
 mod sim;
+#[cfg(test)]
+mod tests;
 
 use std::fmt::Write as _;
 use std::path::PathBuf;

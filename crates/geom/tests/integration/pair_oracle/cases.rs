@@ -5,7 +5,7 @@
 use geom::prelude::*;
 use nalgebra::{Quaternion, RealField};
 
-use crate::oracle::Body;
+use super::oracle::Body;
 pub use geom_random::Rng;
 
 /// `x` rounded to `f32` (so that the `f32` and `f64` runs see one geometry).

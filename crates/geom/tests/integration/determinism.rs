@@ -6,7 +6,7 @@
 //! Scalar against lane paths of the same precision are checked per shape
 //! in geom-prims (`lanes_equal_scalar` in each shape's tests, through
 //! `test_support::assert_lanes_match_scalar`) and for the batch entry
-//! points in `tests/batch.rs` (`batch_equals_scalar_*`,
+//! points in `batch.rs` (`batch_equals_scalar_*`,
 //! `tails_of_every_length`, `packets_equal_the_trait_calls`); the fuzz
 //! target `batch` checks the same on arbitrary inputs.
 

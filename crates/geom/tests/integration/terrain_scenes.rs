@@ -1,6 +1,7 @@
 //! The scenes a physics user tries first on terrain, through the default
-//! dispatcher, at a thousand random poses each, against answers worked
-//! out here from the scene's geometry (flat ground at a known height):
+//! dispatcher, at a thousand random poses each (a quarter of them unless
+//! `GEOM_FULL_SWEEPS` is set: `geom_random::sweep_cases`), against answers
+//! worked out here from the scene's geometry (flat ground at a known height):
 //! resting boxes report their four corners at the exact depth, standing
 //! cylinders their rim, hovering spheres one point, every normal the
 //! face's; distances and closest points match the height above ground;
@@ -24,7 +25,10 @@ fn flat(n: usize, level: f64) -> HeightField<f64> {
     .unwrap()
 }
 
-const POSES: usize = 1000;
+/// Random poses per scene.
+fn poses() -> usize {
+    geom_random::sweep_cases(1000)
+}
 const LEVEL: f64 = 0.75;
 const SIZE: usize = 17;
 
@@ -43,7 +47,7 @@ fn resting_boxes_report_four_corners_at_the_exact_depth() {
     let id = Isometry3::identity();
     let mut rng = Rng::from_state(0x9E37_79B9_7F4A_7C15);
     let mut out = ContactManifolds::new();
-    for k in 0..POSES {
+    for k in 0..poses() {
         let half = Vector3::new(rng.range(0.1, 1.5), rng.range(0.05, 1.0), rng.range(0.1, 1.5));
         let depth = rng.range(0.001, 0.2).min(half.y);
         let center = Vector3::new(rng.range(3.0, 13.0), LEVEL + half.y - depth, rng.range(3.0, 13.0));
@@ -95,7 +99,7 @@ fn standing_cylinders_and_cones_report_their_rim() {
     let id = Isometry3::identity();
     let mut rng = Rng::from_state(0xD1B5_4A32_D192_ED03);
     let mut out = ContactManifolds::new();
-    for k in 0..POSES {
+    for k in 0..poses() {
         let radius = rng.range(0.1, 2.0);
         let height = rng.range(0.1, 3.0);
         let depth = rng.range(0.001, 0.2);
@@ -138,7 +142,7 @@ fn hovering_spheres_get_one_point_below_them() {
     let id = Isometry3::identity();
     let mut rng = Rng::from_state(0x2545_F491_4F6C_DD1D);
     let mut out = ContactManifolds::new();
-    for k in 0..POSES {
+    for k in 0..poses() {
         let radius = rng.range(0.05, 2.0);
         let gap = rng.range(0.0, 3.0);
         let margin = gap + rng.range(0.0, 5.0);
@@ -176,7 +180,7 @@ fn distances_and_closest_points_to_flat_terrain() {
     let ground = flat(SIZE, LEVEL);
     let id = Isometry3::identity();
     let mut rng = Rng::from_state(0x6A09_E667_F3BC_C908);
-    for k in 0..POSES {
+    for k in 0..poses() {
         let gap = rng.range(1e-3, 8.0);
         let half = Vector3::new(rng.range(0.1, 1.0), rng.range(0.1, 1.0), rng.range(0.1, 1.0));
         let cuboid = Cuboid::new(half);
@@ -275,7 +279,7 @@ fn shapes_lying_across_the_border_are_pushed_up() {
     let id = Isometry3::identity();
     let mut out = ContactManifolds::new();
     let mut rng = Rng::from_state(0xBB67_AE85_84CA_A73B);
-    for k in 0..POSES {
+    for k in 0..poses() {
         // Lying 0.05 deep, along x across the x = 16 border, at any z
         // inside, overhanging by up to half its length.
         let radius = rng.range(0.1, 0.5);
@@ -328,7 +332,7 @@ fn shapes_swept_down_stop_at_the_exact_time<N: geom::Real + Into<f64>>(
     let id = Isometry3::identity();
     let epsilon: f64 = N::default_epsilon().into();
     let mut rng = Rng::from_state(0x3C6E_F372_FE94_F82B);
-    for k in 0..POSES {
+    for k in 0..poses() {
         let radius = rng.range(0.05, 0.6);
         let length = rng.range(0.0, 3.0);
         // Any tilt, lying flat one pose in four.
@@ -454,7 +458,7 @@ fn shapes_starting_in_the_ground_report_the_deepest_penetration() {
     let ground = flat(SIZE, LEVEL);
     let id = Isometry3::identity();
     let mut rng = Rng::from_state(0xA54F_F53A_5F1D_36F1);
-    for k in 0..POSES {
+    for k in 0..poses() {
         let radius = rng.range(0.1, 0.6);
         let half_length = rng.range(0.0, 1.0);
         let depth = rng.range(0.01, 0.9) * radius;

@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use geom::prelude::*;
 use nalgebra::RealField;
 
-use crate::cases::{Held, Local, Rng, Spec, exact_vector, f32_exact, local_shape, random_rotation};
-use crate::oracle::{Body, forced_normal, separation_bodies as separation, signed_distance_bodies};
+use super::cases::{Held, Local, Rng, Spec, exact_vector, f32_exact, local_shape, random_rotation};
+use super::oracle::{Body, forced_normal, separation_bodies as separation, signed_distance_bodies};
 
 /// One random pair: `a`, `b`, the margin, and the oracle's signed distance.
 pub struct Case {

@@ -9,7 +9,7 @@
 //! functions) equalling its depth, and by no sampled direction overlapping
 //! less.
 
-mod support;
+use crate::support;
 
 use geom_core::distance::closest_points_segment_segment;
 use geom_core::{

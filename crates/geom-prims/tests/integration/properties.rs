@@ -10,7 +10,8 @@
 //! matrix (`geom_core::pose`) are what keep every shape inside it; 30 runs of
 //! this suite with fresh seeds (7 680 cases per shape) passed at these bounds.
 
-mod support;
+use crate::shape_property_suite;
+use crate::support;
 
 shape_property_suite!(sphere, support::sphere::strategy(), f32_ulps = 4.0);
 shape_property_suite!(capsule, support::capsule::strategy(), f32_ulps = 4.0);

@@ -4,11 +4,7 @@
 //! stack of three boxes, a standing cylinder and a cone on its base stay
 //! as set down.
 
-#[path = "../examples/rigid_bodies/sim.rs"]
-#[allow(dead_code)]
-mod sim;
-
-const STEP: f64 = 1.0 / 240.0;
+use super::{STEP, sim};
 
 #[test]
 fn bodies_dropped_on_a_heightfield_and_a_mesh_come_to_rest_above_them() {

@@ -19,7 +19,8 @@ mod oracle;
 use cases::{KINDS, Rng};
 use checks::{Answers, Report, Tolerance};
 
-/// How many random cases each unordered pair of kinds gets.
+/// How many random cases each unordered pair of kinds gets (a quarter
+/// unless `GEOM_FULL_SWEEPS` is set, as `.ci/run` does).
 const CASES_PER_PAIR: usize = 60;
 
 /// Every pair and query in `f64`, within 1e-9 of the scale.
@@ -45,7 +46,8 @@ fn run_oracle(precision: &str) {
     // than CI's (a longer search for mismatches).
     let from_env = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
     let seed = from_env("GEOM_ORACLE_SEED").unwrap_or(0);
-    let cases_per_pair = from_env("GEOM_ORACLE_CASES").map_or(CASES_PER_PAIR, |n| n as usize);
+    let cases_per_pair = from_env("GEOM_ORACLE_CASES")
+        .map_or_else(|| geom_random::sweep_cases(CASES_PER_PAIR), |n| n as usize);
     for kind_a in 0..KINDS.len() {
         for kind_b in kind_a..KINDS.len() {
             if KINDS[kind_a] == "halfspace" && KINDS[kind_b] == "halfspace" {
