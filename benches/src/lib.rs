@@ -16,6 +16,7 @@ use parry3d::math::{Pose, Rot3, Vector};
 use parry3d::query::RayCast;
 use simba::simd::{WideF32x4, WideF32x8};
 
+pub mod frame;
 pub mod mesh;
 pub mod pairs;
 
@@ -80,6 +81,12 @@ pub fn parry_pose() -> Pose {
     let q = rotation();
     let c = center();
     Pose::from_parts(Vector::new(c.x, c.y, c.z), Rot3::from_xyzw(q.i, q.j, q.k, q.w))
+}
+
+/// Any geom pose in parry3d's terms (the same numbers).
+pub fn pose_to_parry(pose: &Isometry3<f32>) -> Pose {
+    let (t, q) = (pose.translation.vector, pose.rotation);
+    Pose::from_parts(Vector::new(t.x, t.y, t.z), Rot3::from_xyzw(q.i, q.j, q.k, q.w))
 }
 
 /// A geom ray as a parry3d ray.
@@ -529,6 +536,7 @@ pub fn measures(threads: usize) -> Vec<Measure> {
     terrain::measures(&mut measures);
     pairs::measures(&mut measures);
     mesh::measures(&mut measures, &pool);
+    frame::measures(&mut measures);
     measures
 }
 
@@ -669,12 +677,6 @@ pub mod terrain {
             .collect()
     }
 
-    /// A geom pose in parry3d's terms.
-    fn parry_pose_of(pose: &Isometry3<f32>) -> Pose {
-        let (t, q) = (pose.translation.vector, pose.rotation);
-        Pose::from_parts(Vector::new(t.x, t.y, t.z), Rot3::from_xyzw(q.i, q.j, q.k, q.w))
-    }
-
     /// Panics unless geom and parry3d see the same surface: the first
     /// `count` rays hit both or neither, at times within 10⁻³ (relative).
     fn check_same_surface(
@@ -733,7 +735,7 @@ pub mod terrain {
             })),
         });
         let poses = Arc::new(poses(&geom_field));
-        let parry_poses: Vec<Pose> = poses.iter().map(parry_pose_of).collect();
+        let parry_poses: Vec<Pose> = poses.iter().map(pose_to_parry).collect();
         let (capsule, parry_capsule) = capsule();
         let mut out = ContactManifolds::new();
         let geom_poses = poses.clone();

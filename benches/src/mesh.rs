@@ -303,13 +303,7 @@ pub fn measures(measures: &mut Vec<Measure>, pool: &Arc<rayon::ThreadPool>) {
             )
         })
         .collect();
-    let parry_poses: Vec<Pose> = poses
-        .iter()
-        .map(|p| {
-            let (t, q) = (p.translation.vector, p.rotation);
-            Pose::from_parts(Vector::new(t.x, t.y, t.z), Rot3::from_xyzw(q.i, q.j, q.k, q.w))
-        })
-        .collect();
+    let parry_poses: Vec<Pose> = poses.iter().map(pose_to_parry).collect();
     let (om, tm) = (ours.clone(), theirs.clone());
     let mut out = ContactManifolds::new();
     let mut manifolds: Vec<ContactManifold<(), ()>> = Vec::new();

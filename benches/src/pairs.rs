@@ -45,11 +45,6 @@ struct PairInputs {
     manifold: bool,
 }
 
-fn to_parry_pose(pose: &Isometry3<f32>) -> Pose {
-    let (t, q) = (pose.translation.vector, pose.rotation);
-    Pose::from_parts(Vector::new(t.x, t.y, t.z), Rot3::from_xyzw(q.i, q.j, q.k, q.w))
-}
-
 fn random_rotation(rng: &mut Rng) -> UnitQuaternion<f32> {
     let axis = geom::nalgebra::Unit::new_normalize(rng.direction_f32());
     UnitQuaternion::from_axis_angle(&axis, rng.range_f32(0.0, std::f32::consts::PI))
@@ -178,7 +173,7 @@ pub fn measures(measures: &mut Vec<Measure>) {
         let parry_poses: Arc<Vec<(Pose, Pose)>> = Arc::new(
             poses
                 .iter()
-                .map(|(a, b)| (to_parry_pose(a), to_parry_pose(b)))
+                .map(|(a, b)| (pose_to_parry(a), pose_to_parry(b)))
                 .collect(),
         );
         check_same_answers(&table, &inputs, &poses, &parry_poses);

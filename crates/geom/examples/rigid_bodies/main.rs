@@ -6,8 +6,13 @@
 //! sequential-impulse solver (`sim.rs`).
 //!
 //! ```sh
-//! cargo run --release -p geom --example rigid_bodies [-- out/rigid_bodies.svg]
+//! cargo run --release -p geom --example rigid_bodies [-- [out/rigid_bodies.svg] [--bodies N] [--frame FILE]]
 //! ```
+//!
+//! `--bodies N` runs the scene with `N` bodies (`sim::crowded_world`: the
+//! demo's 20 and more dropped around them); `--frame FILE` also writes the
+//! poses of the last two steps into `FILE` (the benchmarks' physics frame,
+//! `benches/data/frame_100.txt`, is `--bodies 100 --frame` of this).
 //!
 //! Prints each body's resting place and writes an SVG plot: on the left
 //! the centres' paths seen from above over the scenery's height map, a ring
@@ -27,21 +32,61 @@ use geom::prelude::*;
 const STEP: f64 = 1.0 / 240.0;
 const SECONDS: f64 = 8.0;
 
+/// The command line: the plot's path, the body count, the frame's path.
+struct Options {
+    plot: PathBuf,
+    bodies: Option<usize>,
+    frame: Option<PathBuf>,
+}
+
+fn options() -> Result<Options, String> {
+    let mut options = Options {
+        plot: PathBuf::from("out/rigid_bodies.svg"),
+        bodies: None,
+        frame: None,
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--bodies" => {
+                let count = args.next().and_then(|n| n.parse().ok());
+                options.bodies = Some(count.ok_or("--bodies needs a number")?);
+            }
+            "--frame" => options.frame = Some(args.next().ok_or("--frame needs a file name")?.into()),
+            flag if flag.starts_with('-') => return Err(format!("unknown option {flag}")),
+            path => options.plot = path.into(),
+        }
+    }
+    Ok(options)
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let path = PathBuf::from(
-        std::env::args()
-            .nth(1)
-            .unwrap_or_else(|| "out/rigid_bodies.svg".into()),
-    );
-    let mut world = sim::demo_world();
+    let options = options()?;
+    let path = options.plot;
+    let mut world = options.bodies.map_or_else(sim::demo_world, sim::crowded_world);
     let steps = (SECONDS / STEP) as usize;
     let mut paths: Vec<Vec<Point3<f64>>> = vec![Vec::with_capacity(steps); world.bodies.len()];
+    let mut before_last = String::new();
     let started = std::time::Instant::now();
-    for _ in 0..steps {
+    for step in 0..steps {
+        if step + 1 == steps {
+            before_last = world.poses_text();
+        }
         world.step(STEP);
         for (path, body) in paths.iter_mut().zip(&world.bodies) {
             path.push(body.center());
         }
+    }
+    if let Some(frame) = &options.frame {
+        let text = format!(
+            "# rigid_bodies --bodies {count}: the body poses (x y z i j k w) after {before} and {steps} steps of {STEP} s\n\
+             # step {before}\n{before_last}# step {steps}\n{last}",
+            count = world.bodies.len(),
+            before = steps - 1,
+            last = world.poses_text(),
+        );
+        std::fs::write(frame, text)?;
+        println!("wrote {}", frame.display());
     }
     let elapsed = started.elapsed();
     println!(

@@ -307,6 +307,29 @@ impl World {
         }
     }
 
+    /// Adds a body (its object joins the broad phase).
+    pub fn add_body(&mut self, body: Body) {
+        let handle = self
+            .objects
+            .insert(body.shape.clone(), body.pose, Object::Body(self.bodies.len()));
+        self.handles.push(handle);
+        self.bodies.push(body);
+    }
+
+    /// Every body's pose, a line each: `x y z i j k w` (translation, then
+    /// the rotation's unit quaternion), each number written so that it
+    /// reads back to the same bits.
+    pub fn poses_text(&self) -> String {
+        let mut text = String::new();
+        for body in &self.bodies {
+            let (t, q) = (body.pose.translation.vector, body.pose.rotation);
+            let numbers = [t.x, t.y, t.z, q.i, q.j, q.k, q.w].map(|v| format!("{v:?}"));
+            text.push_str(&numbers.join(" "));
+            text.push('\n');
+        }
+        text
+    }
+
     /// Advances the world by `dt` seconds.
     pub fn step(&mut self, dt: f64) {
         let settings = self.settings;
@@ -539,8 +562,13 @@ pub fn demo_world() -> World {
             });
         }
     }
-    let ground = HeightField::try_from_desc(HeightFieldDesc::new(origin, [cell, cell], rows, cols, heights))
-        .expect("valid ground");
+    // Every cell split along its other diagonal, from sample (i + 1, j)
+    // to (i, j + 1): the way parry3d splits a heightfield's cells, so the
+    // benchmarks' frame of this scene gives both libraries the same
+    // triangles.
+    let mut desc = HeightFieldDesc::new(origin, [cell, cell], rows, cols, heights);
+    desc.flipped_cells = (0..(rows - 1) * (cols - 1)).collect();
+    let ground = HeightField::try_from_desc(desc).expect("valid ground");
     let at = |x: f64, y: f64, z: f64, tilt: f64| {
         Isometry3::from_parts(
             Translation3::new(x, y, z),
@@ -596,6 +624,82 @@ pub fn demo_world() -> World {
         Body::cylinder("dish cylinder", 0.3, 0.25, dish_at(0.5, 5.5, -0.9, 0.4)),
     ]);
     World::new(ground, dish_block(cx, cz, radius), bodies)
+}
+
+/// The demo's scene with `count` bodies (at least the demo's 20): the
+/// demo's, and more of the five kinds in turn (sphere, capsule, box,
+/// cylinder, cone; sizes 0.2–0.45 m) dropped from 1.5–3.3 m above the
+/// scenery (higher where a body already hangs) along a golden-angle spiral 4–10 m from the bowl's centre, so
+/// that they land on the ground, in the dish and on the terrace, and roll
+/// together in the bowl. The benchmarks' physics frame is this scene at
+/// 100 bodies, settled.
+pub fn crowded_world(count: usize) -> World {
+    let mut world = demo_world();
+    let extra = count.saturating_sub(world.bodies.len());
+    let (dish_x, dish_z, dish_radius) = DISH;
+    for k in 0..extra {
+        // Golden-angle spiral over the annulus 4 m ≤ r ≤ 10 m (even area).
+        let share = (k as f64 + 0.5) / extra as f64;
+        let r = (16.0 + share * (100.0 - 16.0)).sqrt();
+        let angle = k as f64 * 2.399_963_229_728_653;
+        let (x, z) = (r * angle.cos(), r * angle.sin());
+        let in_dish = (x - dish_x).hypot(z - dish_z) < dish_radius + 0.5;
+        let floor = if in_dish {
+            2.3
+        } else {
+            world.ground.surface_y_at(x, z).unwrap_or(0.0)
+        };
+        let pose = Isometry3::from_parts(
+            Translation3::new(x, floor + 1.5 + (k % 3) as f64 * 0.9, z),
+            UnitQuaternion::from_euler_angles(0.7 * k as f64, 0.3 * k as f64, 1.1 * k as f64),
+        );
+        // Sizes cycle through 0.2, 0.25, ... 0.45 m, out of step with the kinds.
+        let size = 0.2 + 0.05 * (k % 6) as f64;
+        let name = format!("extra {}", k + 1);
+        let mut body = match k % 5 {
+            0 => Body::sphere(&name, size, pose),
+            1 => Body::capsule(&name, 0.6 * size, size, pose),
+            2 => Body::cuboid(&name, Vector3::new(size, 0.7 * size, 0.85 * size), pose),
+            3 => Body::cylinder(&name, 0.8 * size, size, pose),
+            _ => Body::cone(&name, size, 2.0 * size, pose),
+        };
+        // Higher where a body already hangs there.
+        let near = |body: &Body, other: &Body| {
+            let distance = world
+                .dispatcher
+                .distance(&*other.shape, &other.pose, &*body.shape, &body.pose);
+            distance.is_ok_and(|d| d < 0.1)
+        };
+        while world.bodies.iter().any(|other| near(&body, other)) {
+            body.pose.translation.vector.y += 0.5;
+        }
+        world.add_body(body);
+    }
+    world
+}
+
+/// Poses from lines of `x y z i j k w` (see [`World::poses_text`]); blank
+/// lines and lines starting with `#` are skipped. (Read by the tests and
+/// the benchmarks, which include this file; the example only writes.)
+#[allow(dead_code)]
+pub fn parse_poses(text: &str) -> Result<Vec<Isometry3<f64>>, String> {
+    let lines = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'));
+    lines
+        .map(|line| {
+            let numbers: Vec<f64> = line
+                .split_whitespace()
+                .map(|n| n.parse::<f64>().map_err(|e| format!("{line}: {e}")))
+                .collect::<Result<_, _>>()?;
+            let [x, y, z, i, j, k, w] = numbers[..] else {
+                return Err(format!("{line}: seven numbers expected"));
+            };
+            let rotation = UnitQuaternion::new_normalize(geom::nalgebra::Quaternion::new(w, i, j, k));
+            Ok(Isometry3::from_parts(Translation3::new(x, y, z), rotation))
+        })
+        .collect()
 }
 
 /// Where the dish stands: the centre's x and z and the rim's radius.

@@ -4,6 +4,8 @@
 //! stack of three boxes, a standing cylinder and a cone on its base stay
 //! as set down.
 
+use geom::prelude::*;
+
 use super::{STEP, sim};
 
 #[test]
@@ -84,5 +86,41 @@ fn bodies_dropped_on_a_heightfield_and_a_mesh_come_to_rest_above_them() {
         );
         let axis = body.pose.rotation * up;
         assert!(axis.dot(&up) > 0.9999, "{} tipped: its axis {axis:?}", body.name);
+    }
+}
+
+/// The frame file's poses read back to the poses written (the benchmarks'
+/// physics frame is read this way), and the crowded scene holds the bodies
+/// asked for, none overlapping another or the scenery as dropped.
+#[test]
+fn crowded_scene_poses_read_back_as_written() {
+    let world = sim::crowded_world(100);
+    assert_eq!(world.bodies.len(), 100);
+    let read = sim::parse_poses(&format!("# a comment\n\n{}", world.poses_text())).unwrap();
+    assert_eq!(read.len(), 100);
+    for (body, pose) in world.bodies.iter().zip(&read) {
+        assert_eq!(body.pose.translation, pose.translation, "{}", body.name);
+        assert!(
+            body.pose.rotation.angle_to(&pose.rotation) <= 1e-15,
+            "{}",
+            body.name
+        );
+    }
+    assert!(sim::parse_poses("1 2 3").is_err());
+    let table = geom::default_dispatcher::<f64>();
+    for (k, body) in world.bodies.iter().enumerate() {
+        let scenery: [(&dyn Shape<f64>, &str); 2] = [(&*world.ground, "ground"), (&*world.dish, "dish")];
+        for (other, what) in scenery {
+            let apart = table
+                .distance(other, &Isometry3::identity(), &*body.shape, &body.pose)
+                .unwrap();
+            assert!(apart > 0.0, "{} starts in the {what}", body.name);
+        }
+        for other in &world.bodies[..k] {
+            let apart = table
+                .distance(&*other.shape, &other.pose, &*body.shape, &body.pose)
+                .unwrap();
+            assert!(apart > 0.0, "{} starts in {}", body.name, other.name);
+        }
     }
 }
