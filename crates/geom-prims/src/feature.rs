@@ -22,13 +22,22 @@ pub(crate) fn disk_face<N: Real>(
     start: Vector3<N>,
     radius: N,
 ) -> SupportFeature<N> {
-    let quarter = normal.cross(&start);
-    let step = lit::<N>(std::f64::consts::TAU / MAX_FEATURE_POINTS as f64);
+    // The corners' cosines and sines, eighths of a turn (no trigonometry
+    // per call).
+    const HALF_ROOT: f64 = std::f64::consts::FRAC_1_SQRT_2;
+    const UNIT_CIRCLE: [(f64, f64); MAX_FEATURE_POINTS] = [
+        (1.0, 0.0),
+        (HALF_ROOT, HALF_ROOT),
+        (0.0, 1.0),
+        (-HALF_ROOT, HALF_ROOT),
+        (-1.0, 0.0),
+        (-HALF_ROOT, -HALF_ROOT),
+        (0.0, -1.0),
+        (HALF_ROOT, -HALF_ROOT),
+    ];
+    let (along, quarter) = (start * radius, normal.cross(&start) * radius);
     SupportFeature::face(
-        (0..MAX_FEATURE_POINTS).map(|k| {
-            let angle = step * lit(k as f64);
-            center + (start * angle.cos() + quarter * angle.sin()) * radius
-        }),
+        UNIT_CIRCLE.map(|(cosine, sine)| center + along * lit::<N>(cosine) + quarter * lit::<N>(sine)),
         normal,
     )
 }

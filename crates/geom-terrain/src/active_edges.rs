@@ -124,7 +124,7 @@ impl<N: Real> HeightField<N> {
         match self.region_at(id, triangle, point) {
             (Region::Face, _) => None,
             (Region::Edge(k), _) => (self.is_edge_active(id, k)
-                && self.edge_neighbor(i, j, id.half(), k).is_some())
+                && self.has_edge_neighbor(i, j, id.half(), k))
             .then_some(FeatureId::Edge(3 * id.0 + k as u32)),
             (Region::Vertex(_), (si, sj)) => {
                 let interior = si > 0 && sj > 0 && si + 1 < self.rows() && sj + 1 < self.cols();
@@ -132,6 +132,21 @@ impl<N: Real> HeightField<N> {
                     .then_some(FeatureId::Vertex((si * self.cols() + sj) as u32))
             }
         }
+    }
+
+    /// Whether triangle `id` has a ridge of its own: an active internal
+    /// edge or an active interior vertex, where
+    /// [`ridge_feature`](Self::ridge_feature) may name a feature. Without
+    /// one, every contact of the triangle takes its face's normal.
+    pub(crate) fn has_ridge(&self, id: TriangleId) -> bool {
+        let (i, j) = self.cell_coords(id.cell());
+        let samples = self.triangle_samples(i, j, id.half());
+        let interior =
+            |(si, sj): (usize, usize)| si > 0 && sj > 0 && si + 1 < self.rows() && sj + 1 < self.cols();
+        (0..3).any(|k| {
+            (interior(samples[k]) && self.is_vertex_active(samples[k].0, samples[k].1))
+                || (self.is_edge_active(id, k) && self.has_edge_neighbor(i, j, id.half(), k))
+        })
     }
 
     /// Whether a contact at `point` (on triangle `id`) may take its own
@@ -149,6 +164,30 @@ impl<N: Real> HeightField<N> {
     /// The unit upward normal of triangle `half` of cell `(i, j)`.
     pub(crate) fn unit_normal(&self, i: usize, j: usize, half: usize) -> Vector3<N> {
         crate::heightfield::face_normal(&self.cell_triangle(i, j, half))
+    }
+
+    /// Whether edge `k` of triangle `half` of cell `(i, j)` has a triangle
+    /// across it ([`edge_neighbor`](Self::edge_neighbor) without finding
+    /// which).
+    pub(crate) fn has_edge_neighbor(&self, i: usize, j: usize, half: usize, k: usize) -> bool {
+        let samples = self.triangle_samples(i, j, half);
+        let (a, b) = (samples[k], samples[(k + 1) % 3]);
+        let neighbour = if a.0 != b.0 && a.1 != b.1 {
+            return true;
+        } else if a.0 == b.0 {
+            if a.0 == i {
+                i.checked_sub(1).map(|ni| (ni, j))
+            } else {
+                Some((i + 1, j))
+            }
+        } else if a.1 == j {
+            j.checked_sub(1).map(|nj| (i, nj))
+        } else {
+            Some((i, j + 1))
+        };
+        neighbour.is_some_and(|(ni, nj)| {
+            ni < self.rows - 1 && nj < self.cols - 1 && !self.is_hole(self.cell_index(ni, nj))
+        })
     }
 
     /// The triangle across edge `k` of triangle `half` of cell `(i, j)`:

@@ -19,7 +19,10 @@
 //! - [`cuboid`]: sphere–box, capsule–box;
 //! - [`cuboid_cuboid`]: box–box (separating axes, then face clipping);
 //! - [`half_space`]: every bounded convex shape against a half-space;
-//! - [`triangle`]: sphere, capsule, segment and box against a triangle.
+//! - [`triangle`]: sphere, capsule, segment and box against a triangle;
+//! - [`frustum`]: cylinder and cone against a triangle or a box (separating
+//!   axes over the faces of their Minkowski difference, closed-form
+//!   candidate normals for the rims and sides).
 //!
 //! Feature ids of a box ([`Cuboid`]): faces `Face(0..6)` are
 //! `-x, +x, -y, +y, -z, +z` (`2·axis + 1` for the positive side); the
@@ -35,6 +38,7 @@
 
 pub mod cuboid;
 pub mod cuboid_cuboid;
+pub mod frustum;
 pub mod half_space;
 pub(crate) mod manifold;
 mod polytope;
@@ -50,6 +54,11 @@ pub use cuboid::{
     contact_sphere_cuboid,
 };
 pub use cuboid_cuboid::{closest_points_cuboid_cuboid, contact_cuboid_cuboid};
+pub use frustum::{
+    TriangleTester, closest_points_cone_cuboid, closest_points_cone_triangle, closest_points_cylinder_cuboid,
+    closest_points_cylinder_triangle, contact_cone_cuboid, contact_cone_triangle, contact_cylinder_cuboid,
+    contact_cylinder_triangle,
+};
 pub use half_space::{
     contact_capsule_half_space, contact_cone_half_space, contact_cuboid_half_space,
     contact_cylinder_half_space, contact_ellipsoid_half_space, contact_hull_half_space,
@@ -63,8 +72,9 @@ pub use round::{
 };
 pub use sphere::{closest_points_sphere_convex, contact_sphere_convex};
 pub use triangle::{
-    closest_points_capsule_triangle, closest_points_segment_triangle, closest_points_sphere_triangle,
-    contact_capsule_triangle, contact_cuboid_triangle, contact_segment_triangle, contact_sphere_triangle,
+    closest_points_capsule_triangle, closest_points_cuboid_triangle, closest_points_segment_triangle,
+    closest_points_sphere_triangle, contact_capsule_triangle, contact_cuboid_triangle,
+    contact_segment_triangle, contact_sphere_triangle,
 };
 
 /// The contact points of two touching features (see
@@ -151,6 +161,14 @@ pub fn register_pairs<N: Real>(table: &mut DispatchTable<N>) {
     table.register_contact::<Sphere<N>, Triangle<N>, _>(K::Sphere, K::Triangle, contact_sphere_triangle);
     table.register_contact::<Capsule<N>, Triangle<N>, _>(K::Capsule, K::Triangle, contact_capsule_triangle);
     table.register_contact::<Cuboid<N>, Triangle<N>, _>(K::Cuboid, K::Triangle, contact_cuboid_triangle);
+    table.register_contact::<Cylinder<N>, Triangle<N>, _>(
+        K::Cylinder,
+        K::Triangle,
+        contact_cylinder_triangle,
+    );
+    table.register_contact::<Cone<N>, Triangle<N>, _>(K::Cone, K::Triangle, contact_cone_triangle);
+    table.register_contact::<Cylinder<N>, Cuboid<N>, _>(K::Cylinder, K::Cuboid, contact_cylinder_cuboid);
+    table.register_contact::<Cone<N>, Cuboid<N>, _>(K::Cone, K::Cuboid, contact_cone_cuboid);
     table.register_contact::<Segment<N>, Triangle<N>, _>(K::Segment, K::Triangle, contact_segment_triangle);
 
     // A sphere against the curved shapes: the centre's exact projection.
@@ -208,6 +226,27 @@ pub fn register_pairs<N: Real>(table: &mut DispatchTable<N>) {
         K::Cuboid,
         closest_points_cuboid_cuboid,
     );
+    table.register_closest_points::<Cuboid<N>, Triangle<N>, _>(
+        K::Cuboid,
+        K::Triangle,
+        closest_points_cuboid_triangle,
+    );
+    table.register_closest_points::<Cylinder<N>, Triangle<N>, _>(
+        K::Cylinder,
+        K::Triangle,
+        closest_points_cylinder_triangle,
+    );
+    table.register_closest_points::<Cone<N>, Triangle<N>, _>(
+        K::Cone,
+        K::Triangle,
+        closest_points_cone_triangle,
+    );
+    table.register_closest_points::<Cylinder<N>, Cuboid<N>, _>(
+        K::Cylinder,
+        K::Cuboid,
+        closest_points_cylinder_cuboid,
+    );
+    table.register_closest_points::<Cone<N>, Cuboid<N>, _>(K::Cone, K::Cuboid, closest_points_cone_cuboid);
     table.register_closest_points::<Sphere<N>, Cuboid<N>, _>(
         K::Sphere,
         K::Cuboid,
@@ -537,13 +576,36 @@ pub(crate) fn exact_when_apart<N: Real>(
         && (deepest - exact.depth).abs() <= rounding;
     if !agrees {
         out.truncate(first);
-        out.push_manifold(exact.normal).points.push(ContactPoint {
-            point_a: exact.point_a,
-            point_b: exact.point_b,
-            depth: exact.depth,
-            feature_a: FeatureId::Unknown,
-            feature_b: FeatureId::Unknown,
-        });
+        push_penetration(&exact, out);
+    }
+}
+
+/// The single contact of an exact [`Penetration`](crate::gjk::Penetration)
+/// as a manifold of its own.
+fn push_penetration<N: Real>(exact: &crate::gjk::Penetration<N>, out: &mut ContactManifolds<N>) {
+    out.push_manifold(exact.normal).points.push(ContactPoint {
+        point_a: exact.point_a,
+        point_b: exact.point_b,
+        depth: exact.depth,
+        feature_a: FeatureId::Unknown,
+        feature_b: FeatureId::Unknown,
+    });
+}
+
+/// The exact contact of shapes a SAT routine found apart (but within
+/// `margin`) without features facing each other along its axis: the
+/// distance from [`penetration`](crate::gjk::penetration), nothing when
+/// it exceeds `margin`.
+pub(crate) fn exact_apart<N: Real>(
+    a: &dyn geom_core::Shape<N>,
+    pose_a: &Isometry3<N>,
+    b: &dyn geom_core::Shape<N>,
+    pose_b: &Isometry3<N>,
+    margin: N,
+    out: &mut ContactManifolds<N>,
+) {
+    if let Ok(Some(exact)) = crate::gjk::penetration(a, pose_a, b, pose_b, margin) {
+        push_penetration(&exact, out);
     }
 }
 

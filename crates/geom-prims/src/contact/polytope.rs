@@ -153,12 +153,52 @@ impl<N: Real> Polytope<N> {
         polytope
     }
 
-    fn vertices(&self) -> &[Point3<N>] {
+    pub(crate) fn vertices(&self) -> &[Point3<N>] {
         &self.vertices[..self.vertex_count]
     }
 
     fn faces(&self) -> &[PolytopeFace<N>] {
         &self.faces[..self.face_count]
+    }
+
+    /// The faces' unit outward normals.
+    pub(crate) fn face_normals(&self) -> impl Iterator<Item = Vector3<N>> + '_ {
+        self.faces().iter().map(|face| face.normal)
+    }
+
+    /// Whether `point` (in the plane of face `index`) lies on the face:
+    /// within `tolerance` of every side plane through its edges.
+    pub(crate) fn face_holds(&self, index: usize, point: &Point3<N>, tolerance: N) -> bool {
+        let face = &self.faces[index];
+        let corners = face.vertices.map(|k| self.vertices[k]);
+        let count = face.count;
+        let centroid = corners[..count]
+            .iter()
+            .fold(Vector3::zeros(), |sum, v| sum + v.coords)
+            / nalgebra::convert::<f64, N>(count as f64);
+        (0..count).all(|k| {
+            let (from, to) = (corners[k], corners[(k + 1) % count]);
+            let side = outward_side(&from, &to, &face.normal, &centroid);
+            let length = side.norm();
+            length == N::zero() || side.dot(&(point - from)) <= tolerance * length
+        })
+    }
+
+    /// The edges' end points.
+    pub(crate) fn edge_segments(&self) -> impl Iterator<Item = (Point3<N>, Point3<N>)> + '_ {
+        self.edges[..self.edge_count]
+            .iter()
+            .map(|&(from, to, _, _)| (self.vertices[from], self.vertices[to]))
+    }
+
+    /// The edges' directions, one for each set of parallel edges.
+    pub(crate) fn edge_directions(&self) -> &[Vector3<N>] {
+        &self.edge_directions[..self.edge_direction_count]
+    }
+
+    /// The largest of the vertices' projections on `axis`.
+    pub(crate) fn reach(&self, axis: &Vector3<N>) -> N {
+        self.interval(axis).1
     }
 
     /// `(min, max)` of the vertices' projections on `axis`.
@@ -171,7 +211,11 @@ impl<N: Real> Polytope<N> {
     }
 
     /// The edge with direction index `direction` farthest along `axis`.
-    fn supporting_edge(&self, direction: usize, axis: &Vector3<N>) -> (Point3<N>, Point3<N>, FeatureId) {
+    pub(crate) fn supporting_edge(
+        &self,
+        direction: usize,
+        axis: &Vector3<N>,
+    ) -> (Point3<N>, Point3<N>, FeatureId) {
         let mut best: Option<(N, usize)> = None;
         for (index, edge) in self.edges[..self.edge_count].iter().enumerate() {
             if edge.2 != direction {
@@ -243,7 +287,7 @@ const FACE_BIAS: f64 = 0.02;
 
 /// The axis a contact comes from.
 #[derive(Clone, Copy, Debug)]
-enum Axis {
+pub(crate) enum Axis {
     FaceOfA(usize),
     FaceOfB(usize),
     Edges(usize, usize),
@@ -254,7 +298,7 @@ enum Axis {
 /// face axis is within [`FACE_BIAS`] of it. The least depth wins (it is
 /// the exact penetration depth of two polytopes); ties within rounding
 /// prefer `a`'s faces, then `b`'s, then edges.
-fn least_penetration<N: Real>(
+pub(crate) fn least_penetration<N: Real>(
     a: &Polytope<N>,
     b: &Polytope<N>,
     margin: N,

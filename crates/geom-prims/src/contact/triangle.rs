@@ -39,7 +39,7 @@ use geom_core::{ClosestPoints, ContactManifolds, ContactPoint, FeatureId, Real, 
 use nalgebra::{Isometry3, Point3, Vector3};
 
 use super::cuboid::{capsule_exit, capsule_feature, to_world};
-use super::polytope::{Polytope, contact_polytopes};
+use super::polytope::{Polytope, PolytopeGap, contact_polytopes, polytope_gap};
 use super::{
     about_first_vertex, capsule_about_first_end, exact_when_apart, perpendicular, relative_pose, try_unit,
     within_distance, within_margin,
@@ -540,6 +540,35 @@ pub fn contact_cuboid_triangle<N: Real>(
             }
         }
         None => out.truncate(first),
+    }
+}
+
+/// Closest points of a box (`a`) and a triangle (`b`) within
+/// `max_distance`, computed as [`contact_cuboid_triangle`] is (and in its
+/// frame): `Intersecting` when no axis separates them, `Disjoint` when one
+/// separates them by more than `max_distance`; apart, the pair certified
+/// by the separating axis (a corner over the other's face and its foot,
+/// or two edges' interior closest points), else GJK's.
+pub fn closest_points_cuboid_triangle<N: Real>(
+    a: &Cuboid<N>,
+    pose_a: &Isometry3<N>,
+    b: &Triangle<N>,
+    pose_b: &Isometry3<N>,
+    max_distance: N,
+) -> ClosestPoints<N> {
+    let (b, pose_b) = &about_first_vertex(b, pose_b);
+    let relative = relative_pose(pose_a, pose_b);
+    let box_a = Polytope::cuboid(&a.half_extents, &Isometry3::identity());
+    let triangle = Polytope::triangle(&(relative * b.a), &(relative * b.b), &(relative * b.c));
+    match polytope_gap(&box_a, &triangle, max_distance) {
+        PolytopeGap::Beyond => ClosestPoints::Disjoint,
+        PolytopeGap::Touching => ClosestPoints::Intersecting,
+        PolytopeGap::Apart(Some((on_a, on_b))) => ClosestPoints::WithinMargin {
+            point_a: pose_a * on_a,
+            point_b: pose_a * on_b,
+        },
+        PolytopeGap::Apart(None) => crate::gjk::convex_closest_points(a, pose_a, b, pose_b, max_distance)
+            .unwrap_or(ClosestPoints::Disjoint),
     }
 }
 

@@ -29,6 +29,7 @@ use geom_core::{
     ContactCandidate, ContactManifolds, ContactPoint, FeatureId, GeomError, Real, Shape, SupportFeature,
 };
 use geom_prims::Triangle;
+use geom_prims::contact::TriangleTester;
 use nalgebra::{Isometry3, Point3, Vector3};
 
 use super::reduce;
@@ -60,12 +61,13 @@ pub fn contact_heightfield_convex<N: Real>(
     let mut candidates = std::mem::take(out.candidates_mut());
     candidates.clear();
     let mut answer = Ok(());
+    let tester = TriangleTester::new(shape, &local_pose);
     for (id, triangle) in field.triangles_in_aabb(&search_box(field, shape, &local_pose, margin)) {
         answer = triangle_candidates(
             field,
             id,
             &triangle,
-            shape,
+            (shape, &tester),
             &local_pose,
             margin,
             triangle_table,
@@ -107,13 +109,16 @@ pub(crate) fn search_box<N: Real>(
 
 /// The candidates of one triangle (heightfield-local): see the module
 /// documentation. `scratch` receives the triangle routine's manifolds and
-/// is left as it was.
+/// is left as it was. The triangle routine runs only where its answer
+/// can matter: on a triangle with a ridge of its own (an active internal
+/// edge or vertex), or to learn whether the shape meets the triangle when
+/// its support feature lies beside it.
 #[allow(clippy::too_many_arguments)]
 fn triangle_candidates<N: Real>(
     field: &HeightField<N>,
     id: TriangleId,
     triangle: &Triangle<N>,
-    shape: &dyn Shape<N>,
+    (shape, tester): (&dyn Shape<N>, &TriangleTester<N>),
     local_pose: &Isometry3<N>,
     margin: N,
     triangle_table: &DispatchTable<N>,
@@ -121,47 +126,61 @@ fn triangle_candidates<N: Real>(
     candidates: &mut Vec<ContactCandidate<N>>,
 ) -> Result<(), GeomError> {
     let face_normal = crate::heightfield::face_normal(triangle);
-    let identity = Isometry3::identity();
-    let first = scratch.len();
-    triangle_table.append_contacts(triangle, &identity, shape, local_pose, margin, scratch)?;
-    let mut over_ridge = false;
-    for manifold in &scratch.as_slice()[first..] {
-        let Some(deepest) = manifold
-            .points
-            .iter()
-            .copied()
-            .reduce(|best, p| if p.depth > best.depth { p } else { best })
-        else {
-            continue;
-        };
-        let Some(feature) = field.ridge_feature(id, triangle, &deepest.point_a) else {
-            continue;
-        };
-        if manifold.normal.dot(&face_normal) < N::zero() {
-            continue;
-        }
-        over_ridge = true;
-        candidates.extend(manifold.points.iter().map(|point| ContactCandidate {
-            normal: manifold.normal,
-            point: ContactPoint {
-                feature_a: feature,
-                ..*point
-            },
-        }));
-    }
-    // Whether the shape reaches the triangle itself (within the margin):
-    // only then can it dip into it beside its support feature.
-    let meets_triangle = scratch.len() > first;
-    scratch.truncate(first);
-    if over_ridge {
-        return Ok(());
-    }
     let Some(lowest) = shape.support(local_pose, &-face_normal) else {
         return Ok(());
     };
     let face_depth = face_normal.dot(&(triangle.a - lowest));
+    // Wholly more than the margin in front of the triangle's plane: farther
+    // than that from the triangle too, and from its face's plane.
     if face_depth < -margin {
         return Ok(());
+    }
+    // Wholly more than the margin beyond one of its edges (across it, in
+    // its plane): farther than that from the triangle, and its clipped
+    // face contacts empty. (A boundary edge's wall may still push a sunk
+    // shape: those triangles take the whole path.)
+    let (i, j) = field.cell_coords(id.cell());
+    let interior = (0..3).all(|k| field.has_edge_neighbor(i, j, id.half(), k));
+    if interior && beyond_an_edge(triangle, &face_normal, shape, local_pose, margin) {
+        return Ok(());
+    }
+    // Whether the shape reaches the triangle itself (within the margin):
+    // only then can it dip into it beside its support feature.
+    let mut meets_triangle = None;
+    if field.has_ridge(id) {
+        let identity = Isometry3::identity();
+        let first = scratch.len();
+        triangle_table.append_contacts(triangle, &identity, shape, local_pose, margin, scratch)?;
+        let mut over_ridge = false;
+        for manifold in &scratch.as_slice()[first..] {
+            let Some(deepest) = manifold
+                .points
+                .iter()
+                .copied()
+                .reduce(|best, p| if p.depth > best.depth { p } else { best })
+            else {
+                continue;
+            };
+            let Some(feature) = field.ridge_feature(id, triangle, &deepest.point_a) else {
+                continue;
+            };
+            if manifold.normal.dot(&face_normal) < N::zero() {
+                continue;
+            }
+            over_ridge = true;
+            candidates.extend(manifold.points.iter().map(|point| ContactCandidate {
+                normal: manifold.normal,
+                point: ContactPoint {
+                    feature_a: feature,
+                    ..*point
+                },
+            }));
+        }
+        meets_triangle = Some(scratch.len() > first);
+        scratch.truncate(first);
+        if over_ridge {
+            return Ok(());
+        }
     }
     if face_depth > N::zero()
         && let Some(wall) = shallowest_wall(field, id, triangle, shape, local_pose, face_depth)
@@ -169,7 +188,7 @@ fn triangle_candidates<N: Real>(
         candidates.push(wall);
         return Ok(());
     }
-    push_face_contacts(
+    let clipped = push_face_contacts(
         field,
         id,
         triangle,
@@ -178,19 +197,47 @@ fn triangle_candidates<N: Real>(
         local_pose,
         face_depth,
         margin,
-        meets_triangle,
         candidates,
     );
+    if clipped {
+        return Ok(());
+    }
+    // Nothing clipped: the support feature lies beside the triangle. When
+    // the shape still dips into the triangle less deep than its support
+    // (over lower ground beside), that is this triangle's contact; at the
+    // support's own depth (a flat cap over a small triangle) the
+    // neighbours under the feature report it. A shape wholly beside the
+    // triangle's column has no point over it.
+    if !reaches_over(triangle, shape, local_pose) {
+        return Ok(());
+    }
+    let meets_triangle =
+        match meets_triangle.or_else(|| tester.separated_beyond(triangle, margin).map(|apart| !apart)) {
+            Some(meets) => meets,
+            None => !matches!(
+                triangle_table.closest_points(triangle, &Isometry3::identity(), shape, local_pose, margin)?,
+                geom_core::ClosestPoints::Disjoint
+            ),
+        };
+    if meets_triangle
+        && let Some(point) = deepest_over_triangle(triangle, &face_normal, shape, local_pose, margin)
+        && point.depth < face_depth - beside_tolerance(triangle, shape, local_pose)
+    {
+        candidates.push(ContactCandidate {
+            normal: face_normal,
+            point: ContactPoint {
+                feature_a: FeatureId::Face(id.0),
+                ..point
+            },
+        });
+    }
     Ok(())
 }
 
 /// The contacts up through the face: the shape's feature most aligned with
 /// `−face_normal`, clipped to the triangle seen along the face normal,
 /// each point with its depth below the face's plane (`face_depth` is the
-/// deepest, the shape's support point's). When that feature lies beside
-/// the triangle and the shape `meets_triangle` (the triangle routine found
-/// a contact within the margin), the deepest point over the triangle
-/// instead ([`deepest_over_triangle`]).
+/// deepest, the shape's support point's). Whether any contact was added.
 #[allow(clippy::too_many_arguments)]
 fn push_face_contacts<N: Real>(
     field: &HeightField<N>,
@@ -201,11 +248,10 @@ fn push_face_contacts<N: Real>(
     local_pose: &Isometry3<N>,
     face_depth: N,
     margin: N,
-    meets_triangle: bool,
     candidates: &mut Vec<ContactCandidate<N>>,
-) {
+) -> bool {
     let Some(on_shape) = shape.support_feature(local_pose, &-face_normal, N::one()) else {
-        return;
+        return false;
     };
     let face = SupportFeature::face([triangle.a, triangle.b, triangle.c], *face_normal);
     let before = candidates.len();
@@ -234,24 +280,52 @@ fn push_face_contacts<N: Real>(
             })
         }
     });
-    // Nothing clipped: the support feature lies beside the triangle. When
-    // the shape still dips into the triangle less deep than its support
-    // (over lower ground beside), that is this triangle's contact; at the
-    // support's own depth (a flat cap over a small triangle) the
-    // neighbours under the feature report it.
-    if candidates.len() == before
-        && meets_triangle
-        && let Some(point) = deepest_over_triangle(triangle, face_normal, shape, local_pose, margin)
-        && point.depth < face_depth - pair_tolerance()
-    {
-        candidates.push(ContactCandidate {
-            normal: *face_normal,
-            point: ContactPoint {
-                feature_a: FeatureId::Face(id.0),
-                ..point
-            },
-        });
-    }
+    candidates.len() > before
+}
+
+/// Whether `shape` lies wholly more than `margin` beyond one of
+/// `triangle`'s edges, measured across the edge in the triangle's plane
+/// (`face_normal` its unit normal): a separating axis of the triangle.
+fn beyond_an_edge<N: Real>(
+    triangle: &Triangle<N>,
+    face_normal: &Vector3<N>,
+    shape: &dyn Shape<N>,
+    local_pose: &Isometry3<N>,
+    margin: N,
+) -> bool {
+    let corners = [triangle.a, triangle.b, triangle.c];
+    (0..3).any(|k| {
+        let (from, to) = (corners[k], corners[(k + 1) % 3]);
+        // Counter-clockwise about the normal: out of the triangle.
+        let outward = (to - from).cross(face_normal);
+        let length = outward.norm();
+        length > N::zero()
+            && shape
+                .support(local_pose, &-outward)
+                .is_some_and(|inner| outward.dot(&(inner - from)) > margin * length)
+    })
+}
+
+/// Whether some point of `shape` lies straight above or below `triangle`
+/// (in its vertical column): the shape's extent seen from above is not
+/// beyond any of the column's three walls (separating axes across the
+/// triangle's edges, in the horizontal plane).
+fn reaches_over<N: Real>(triangle: &Triangle<N>, shape: &dyn Shape<N>, local_pose: &Isometry3<N>) -> bool {
+    let corners = [triangle.a, triangle.b, triangle.c];
+    (0..3).all(|k| {
+        let (from, to, other) = (corners[k], corners[(k + 1) % 3], corners[(k + 2) % 3]);
+        let along = to - from;
+        let mut outward = Vector3::new(along.z, N::zero(), -along.x);
+        if outward.dot(&(other - from)) > N::zero() {
+            outward = -outward;
+        }
+        if outward == Vector3::zeros() {
+            return true;
+        }
+        shape
+            .support(local_pose, &-outward)
+            .is_none_or(|inner| outward.dot(&(inner - from)) <= N::zero())
+    })
 }
 
 /// How much shallower than the support's depth the deepest point over a
@@ -332,7 +406,7 @@ fn shallowest_wall<N: Real>(
     let corners = [triangle.a, triangle.b, triangle.c];
     let mut best: Option<ContactCandidate<N>> = None;
     for k in 0..3 {
-        if field.edge_neighbor(i, j, id.half(), k).is_some() {
+        if field.has_edge_neighbor(i, j, id.half(), k) {
             continue;
         }
         let (from, to, other) = (corners[k], corners[(k + 1) % 3], corners[(k + 2) % 3]);
