@@ -55,9 +55,10 @@ pub use cuboid::{
 };
 pub use cuboid_cuboid::{closest_points_cuboid_cuboid, contact_cuboid_cuboid};
 pub use frustum::{
-    TriangleTester, closest_points_cone_cuboid, closest_points_cone_triangle, closest_points_cylinder_cuboid,
-    closest_points_cylinder_triangle, contact_cone_cuboid, contact_cone_triangle, contact_cylinder_cuboid,
-    contact_cylinder_triangle,
+    TriangleTester, closest_points_cone_capsule, closest_points_cone_cuboid, closest_points_cone_triangle,
+    closest_points_cylinder_capsule, closest_points_cylinder_cuboid, closest_points_cylinder_triangle,
+    contact_cone_capsule, contact_cone_cuboid, contact_cone_triangle, contact_cylinder_capsule,
+    contact_cylinder_cuboid, contact_cylinder_triangle,
 };
 pub use half_space::{
     contact_capsule_half_space, contact_cone_half_space, contact_cuboid_half_space,
@@ -169,6 +170,8 @@ pub fn register_pairs<N: Real>(table: &mut DispatchTable<N>) {
     table.register_contact::<Cone<N>, Triangle<N>, _>(K::Cone, K::Triangle, contact_cone_triangle);
     table.register_contact::<Cylinder<N>, Cuboid<N>, _>(K::Cylinder, K::Cuboid, contact_cylinder_cuboid);
     table.register_contact::<Cone<N>, Cuboid<N>, _>(K::Cone, K::Cuboid, contact_cone_cuboid);
+    table.register_contact::<Cylinder<N>, Capsule<N>, _>(K::Cylinder, K::Capsule, contact_cylinder_capsule);
+    table.register_contact::<Cone<N>, Capsule<N>, _>(K::Cone, K::Capsule, contact_cone_capsule);
     table.register_contact::<Segment<N>, Triangle<N>, _>(K::Segment, K::Triangle, contact_segment_triangle);
 
     // A sphere against the curved shapes: the centre's exact projection.
@@ -247,6 +250,12 @@ pub fn register_pairs<N: Real>(table: &mut DispatchTable<N>) {
         closest_points_cylinder_cuboid,
     );
     table.register_closest_points::<Cone<N>, Cuboid<N>, _>(K::Cone, K::Cuboid, closest_points_cone_cuboid);
+    table.register_closest_points::<Cylinder<N>, Capsule<N>, _>(
+        K::Cylinder,
+        K::Capsule,
+        closest_points_cylinder_capsule,
+    );
+    table.register_closest_points::<Cone<N>, Capsule<N>, _>(K::Cone, K::Capsule, closest_points_cone_capsule);
     table.register_closest_points::<Sphere<N>, Cuboid<N>, _>(
         K::Sphere,
         K::Cuboid,

@@ -121,6 +121,19 @@ impl<N: Real> Polytope<N> {
         polytope
     }
 
+    /// The segment `a b`: two vertices, one edge (`Edge(0)`), no face (a
+    /// capsule's core).
+    pub(crate) fn segment(a: &Point3<N>, b: &Point3<N>) -> Self {
+        let mut polytope = Self::empty();
+        polytope.vertices[..2].copy_from_slice(&[*a, *b]);
+        polytope.vertex_count = 2;
+        polytope.edges[0] = (0, 1, 0, FeatureId::Edge(0));
+        polytope.edge_count = 1;
+        polytope.edge_directions[0] = b - a;
+        polytope.edge_direction_count = 1;
+        polytope
+    }
+
     /// The two-sided triangle `a b c`: faces `Face(0)` (normal
     /// `(b − a) × (c − a)`) and `Face(1)` (the back); edges `Edge(k)` from
     /// vertex `k` to `k + 1`. A degenerate triangle has no face.

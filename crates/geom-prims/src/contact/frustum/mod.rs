@@ -47,9 +47,10 @@
 mod pairs;
 
 pub use pairs::{
-    TriangleTester, closest_points_cone_cuboid, closest_points_cone_triangle, closest_points_cylinder_cuboid,
-    closest_points_cylinder_triangle, contact_cone_cuboid, contact_cone_triangle, contact_cylinder_cuboid,
-    contact_cylinder_triangle,
+    TriangleTester, closest_points_cone_capsule, closest_points_cone_cuboid, closest_points_cone_triangle,
+    closest_points_cylinder_capsule, closest_points_cylinder_cuboid, closest_points_cylinder_triangle,
+    contact_cone_capsule, contact_cone_cuboid, contact_cone_triangle, contact_cylinder_capsule,
+    contact_cylinder_cuboid, contact_cylinder_triangle,
 };
 
 use geom_core::{Real, lit};
@@ -132,6 +133,16 @@ impl<N: Real> Frustum<N> {
         on_side || on_disc(0, N::zero()) || on_disc(1, length)
     }
 
+    /// The point of disc `k`'s rim nearest `point` (the disc's centre for
+    /// a radius of zero or a point on the axis).
+    fn rim_point_nearest(&self, k: usize, point: &Point3<N>) -> Point3<N> {
+        let centre = self.ends[k];
+        match try_unit(&self.across(&(point - centre))) {
+            Some(radial) if self.radii[k] > N::zero() => centre + radial * self.radii[k],
+            _ => centre,
+        }
+    }
+
     /// The side's outward unit normal at the unit azimuth `radial` (across
     /// the axis).
     fn side_normal(&self, radial: &Vector3<N>) -> Vector3<N> {
@@ -153,6 +164,12 @@ pub(crate) enum Touching {
     SideEdge(usize),
     /// Disc `k`'s rim and polytope edge `index`.
     RimEdge(usize, usize),
+    /// Disc `k`'s rim point nearest polytope vertex `index` (the apex for
+    /// a disc of radius zero), and that vertex.
+    RimVertex(usize, usize),
+    /// A cone's apex (disc `k`, of radius zero) and its nearest point on
+    /// polytope edge `index`.
+    ApexEdge(usize, usize),
 }
 
 /// The least overlap of `polytope` and `frustum` (one frame), with its
@@ -207,6 +224,26 @@ pub(crate) fn least_overlap<N: Real>(
     for (index, vertex) in polytope.vertices().iter().enumerate() {
         if let Some(radial) = try_unit(&frustum.across(&frustum.offset_from_nearer_end(vertex))) {
             search.both(-frustum.side_normal(&radial), Touching::SideVertex(index))?;
+        }
+    }
+    // Shapes apart: a rim point (or an apex) and a vertex, an apex and an
+    // edge, along the line between them (edges and corners of the
+    // difference: never the least overlap, but where the distance of
+    // shapes apart may lie, so that the largest separation is it).
+    for k in 0..2 {
+        for (index, vertex) in polytope.vertices().iter().enumerate() {
+            if let Some(d) = try_unit(&(frustum.rim_point_nearest(k, vertex) - vertex)) {
+                search.consider(d, Touching::RimVertex(k, index))?;
+            }
+        }
+        if frustum.radii[k] == N::zero() {
+            for (edge, (from, to)) in polytope.edge_segments().enumerate() {
+                let apex = frustum.ends[k];
+                let (on_edge, _) = geom_core::distance::closest_point_on_segment(&apex, &from, &to);
+                if let Some(d) = try_unit(&(apex - on_edge)) {
+                    search.consider(d, Touching::ApexEdge(k, edge))?;
+                }
+            }
         }
     }
     // A rim and an edge.

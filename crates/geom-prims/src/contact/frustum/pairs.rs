@@ -13,7 +13,7 @@ use super::{Frustum, Touching, least_overlap};
 use crate::contact::manifold::{FeaturePairs, clip_features};
 use crate::contact::polytope::Polytope;
 use crate::contact::{WorkingFrame, about_first_vertex, exact_apart, try_unit};
-use crate::{Cone, Cuboid, Cylinder, Triangle};
+use crate::{Capsule, Cone, Cuboid, Cylinder, Segment, Triangle};
 
 /// The feature-clipping tolerance: the sine of the angle within which a
 /// face (a cap, a triangle) counts as facing the normal, so that a shape
@@ -59,6 +59,9 @@ struct PlacedPair<'a, N: Real> {
     b: Placed<'a, N>,
     polytope: Polytope<N>,
     to_world: Isometry3<N>,
+    /// `b` as a whole when `b.shape` is a capsule's core: the capsule and
+    /// its radius (`b`'s points move out by it, its depths grow by it).
+    rounded: Option<(&'a dyn Shape<N>, N)>,
 }
 
 /// The answer of the separating-axis test with its touching features.
@@ -78,10 +81,20 @@ struct Touch<N: Real> {
 }
 
 impl<N: Real> PlacedPair<'_, N> {
+    /// The radius `b`'s core is dilated by (zero but for a capsule).
+    fn radius(&self) -> N {
+        self.rounded.map_or(N::zero(), |(_, radius)| radius)
+    }
+
+    /// `b` as a whole (a capsule rather than its core).
+    fn whole_b(&self) -> &dyn Shape<N> {
+        self.rounded.map_or(self.b.shape, |(whole, _)| whole)
+    }
+
     /// The separating-axis test and its touching features, or `None`
     /// when the shapes are farther apart than `margin`.
     fn touch(&self, margin: N) -> Option<Touch<N>> {
-        let (d, depth, touching) = least_overlap(&self.polytope, &self.frustum, margin)?;
+        let (d, depth, touching) = least_overlap(&self.polytope, &self.frustum, margin + self.radius())?;
         // Unit to rounding once more: the side and rim normals are built in
         // a few steps, each rounding.
         let d = try_unit(&d)?;
@@ -154,6 +167,16 @@ impl<N: Real> PlacedPair<'_, N> {
                 from_polytope_vertex(vertex)
             }
             Touching::SideVertex(index) => from_polytope_vertex(self.polytope.vertices()[index]),
+            Touching::RimVertex(k, index) => {
+                let vertex = self.polytope.vertices()[index];
+                return Some((frustum.rim_point_nearest(k, &vertex), vertex));
+            }
+            Touching::ApexEdge(k, edge) => {
+                let (from, to) = self.polytope.edge_segments().nth(edge)?;
+                let apex = frustum.ends[k];
+                let (on_edge, _) = geom_core::distance::closest_point_on_segment(&apex, &from, &to);
+                return Some((apex, on_edge));
+            }
             Touching::SideEdge(direction) => {
                 let points = feature_a.points();
                 if points.len() != 2 {
@@ -205,7 +228,8 @@ impl<N: Real> PlacedPair<'_, N> {
         };
         let (normal, depth) = (touch.normal, touch.depth);
         let (feature_a, feature_b) = &touch.features;
-        let clipped = clip_features(feature_a, feature_b, &normal, depth, margin);
+        // A capsule's core: its margin widened by the radius.
+        let clipped = clip_features(feature_a, feature_b, &normal, depth, margin + self.radius());
         let rounding = N::default_epsilon() * lit(1024.0) * (N::one() + feature_a.points()[0].coords.amax());
         let clipped_at_depth = clipped.deepest().is_some_and(|p| p.depth >= depth - rounding);
         // Apart, the axis's gap is only a lower bound on the distance: an
@@ -214,8 +238,10 @@ impl<N: Real> PlacedPair<'_, N> {
         // side line) has no pair either way.
         let single = feature_a.points().len() == 1 || feature_b.points().len() == 1;
         let certified = touch.exact.is_some() || (clipped_at_depth && !single);
+        // (For a capsule, its core's gap: only the exact distance gives the
+        // capsule's depth.)
         if !certified && (depth < N::zero() || single || clipped.as_slice().is_empty()) {
-            exact_apart(self.a.shape, pose_a, self.b.shape, pose_b, margin, out);
+            exact_apart(self.a.shape, pose_a, self.whole_b(), pose_b, margin, out);
             return;
         }
         let pairs = match touch.exact {
@@ -245,7 +271,26 @@ impl<N: Real> PlacedPair<'_, N> {
             None => clipped,
         };
         let first = out.len();
-        out.push_manifold(normal).points.extend(pairs.reduced(&normal));
+        // A capsule's points leave its core along the normal, out by the
+        // radius or more (a clipped end of a tilted core: through more of
+        // the capsule).
+        let core = self.polytope.vertices();
+        let reach = |p: &ContactPoint<N>| match self.rounded {
+            Some((_, radius)) => {
+                crate::contact::cuboid::capsule_exit(&core[0], &core[1], radius, &p.point_b, &-normal)
+            }
+            None => N::zero(),
+        };
+        out.push_manifold(normal)
+            .points
+            .extend(pairs.reduced(&normal).map(|p| {
+                let reach = reach(&p);
+                ContactPoint {
+                    point_b: p.point_b - normal * reach,
+                    depth: p.depth + reach,
+                    ..p
+                }
+            }));
         crate::contact::cuboid::to_world(&self.to_world, out, first);
     }
 
@@ -261,12 +306,19 @@ impl<N: Real> PlacedPair<'_, N> {
         let Some(touch) = self.touch(max_distance) else {
             return ClosestPoints::Disjoint;
         };
+        let radius = self.radius();
         if touch.depth >= N::zero() {
             return ClosestPoints::Intersecting;
         }
         let certified = touch.exact.or_else(|| {
             let (feature_a, feature_b) = &touch.features;
-            let clipped = clip_features(feature_a, feature_b, &touch.normal, touch.depth, max_distance);
+            let clipped = clip_features(
+                feature_a,
+                feature_b,
+                &touch.normal,
+                touch.depth,
+                max_distance + radius,
+            );
             let rounding =
                 N::default_epsilon() * lit(1024.0) * (N::one() + feature_a.points()[0].coords.amax());
             clipped
@@ -275,12 +327,14 @@ impl<N: Real> PlacedPair<'_, N> {
                 .map(|p| (p.point_a, p.point_b))
         });
         match certified {
+            // A capsule's core within its radius.
+            Some(_) if touch.depth + radius >= N::zero() => ClosestPoints::Intersecting,
             Some((point_a, point_b)) => ClosestPoints::WithinMargin {
                 point_a: self.to_world * point_a,
-                point_b: self.to_world * point_b,
+                point_b: self.to_world * (point_b - touch.normal * radius),
             },
             None => {
-                crate::gjk::convex_closest_points(self.a.shape, pose_a, self.b.shape, pose_b, max_distance)
+                crate::gjk::convex_closest_points(self.a.shape, pose_a, self.whole_b(), pose_b, max_distance)
                     .unwrap_or(ClosestPoints::Disjoint)
             }
         }
@@ -322,6 +376,7 @@ fn place_triangle<'a, N: Real>(
         },
         polytope: Polytope::triangle(&place_b(&b.a), &place_b(&b.b), &place_b(&b.c)),
         to_world: frame.to_world,
+        rounded: None,
     })
 }
 
@@ -360,7 +415,88 @@ fn place_cuboid<'a, N: Real>(
         },
         polytope: Polytope::cuboid(&b.half_extents, &b_pose).shifted(&b_low),
         to_world: frame.to_world,
+        rounded: None,
     })
+}
+
+/// A frustum-shaped `a` and a capsule `b` (its core `core`) in their
+/// [`WorkingFrame`], or `None` when `a` has no axis.
+fn place_capsule<'a, N: Real>(
+    a: &'a dyn Shape<N>,
+    frustum: Option<Frustum<N>>,
+    pose_a: &Isometry3<N>,
+    (b, core): (&'a Capsule<N>, &'a Segment<N>),
+    pose_b: &Isometry3<N>,
+) -> Option<PlacedPair<'a, N>> {
+    let frame = WorkingFrame::new(
+        pose_a,
+        a.local_aabb().origin_reach(),
+        pose_b,
+        b.local_aabb().origin_reach(),
+    );
+    let (a_pose, a_low) = (frame.a.pose(), frame.a.offset_low);
+    let (b_pose, b_low) = (frame.b.pose(), frame.b.offset_low);
+    let place_a = |p: &Point3<N>| a_pose * p + a_low;
+    let place_b = |p: &Point3<N>| b_pose * p + b_low;
+    let frustum = frustum?;
+    let frustum = Frustum::new(
+        [place_a(&frustum.ends[0]), place_a(&frustum.ends[1])],
+        frustum.radii,
+    )?;
+    Some(PlacedPair {
+        a: Placed {
+            shape: a,
+            pose: a_pose,
+            low: a_low,
+        },
+        frustum,
+        b: Placed {
+            shape: core,
+            pose: b_pose,
+            low: b_low,
+        },
+        polytope: Polytope::segment(&place_b(&core.a), &place_b(&core.b)),
+        to_world: frame.to_world,
+        rounded: Some((b, b.radius)),
+    })
+}
+
+/// Contacts of a frustum-shaped `a` and a capsule `b`, or the general
+/// routine when `a` has no axis.
+fn frustum_capsule<N: Real>(
+    a: &dyn Shape<N>,
+    frustum: Option<Frustum<N>>,
+    pose_a: &Isometry3<N>,
+    b: &Capsule<N>,
+    pose_b: &Isometry3<N>,
+    margin: N,
+    out: &mut ContactManifolds<N>,
+) {
+    let core = Segment { a: b.a, b: b.b };
+    match place_capsule(a, frustum, pose_a, (b, &core), pose_b) {
+        Some(pair) => pair.contact((pose_a, pose_b), margin, out),
+        None => {
+            let _ = crate::gjk::convex_contact(a, pose_a, b, pose_b, margin, out);
+        }
+    }
+}
+
+/// Closest points of a frustum-shaped `a` and a capsule `b`, or the
+/// general routine when `a` has no axis.
+fn frustum_capsule_closest<N: Real>(
+    a: &dyn Shape<N>,
+    frustum: Option<Frustum<N>>,
+    pose_a: &Isometry3<N>,
+    b: &Capsule<N>,
+    pose_b: &Isometry3<N>,
+    max_distance: N,
+) -> ClosestPoints<N> {
+    let core = Segment { a: b.a, b: b.b };
+    match place_capsule(a, frustum, pose_a, (b, &core), pose_b) {
+        Some(pair) => pair.closest_points((pose_a, pose_b), max_distance),
+        None => crate::gjk::convex_closest_points(a, pose_a, b, pose_b, max_distance)
+            .unwrap_or(ClosestPoints::Disjoint),
+    }
 }
 
 /// Contacts of a frustum-shaped `a` and a triangle `b`, or the general
@@ -485,6 +621,55 @@ pub fn contact_cone_cuboid<N: Real>(
     out: &mut ContactManifolds<N>,
 ) {
     frustum_cuboid(a, Frustum::of_cone(a), pose_a, b, pose_b, margin, out);
+}
+
+/// Contacts between a cylinder (`a`) and a capsule (`b`): the separating
+/// axes of the cylinder and the capsule's core segment, the core's points
+/// moved out by the radius.
+pub fn contact_cylinder_capsule<N: Real>(
+    a: &Cylinder<N>,
+    pose_a: &Isometry3<N>,
+    b: &Capsule<N>,
+    pose_b: &Isometry3<N>,
+    margin: N,
+    out: &mut ContactManifolds<N>,
+) {
+    frustum_capsule(a, Frustum::of_cylinder(a), pose_a, b, pose_b, margin, out);
+}
+
+/// Contacts between a cone (`a`) and a capsule (`b`).
+pub fn contact_cone_capsule<N: Real>(
+    a: &Cone<N>,
+    pose_a: &Isometry3<N>,
+    b: &Capsule<N>,
+    pose_b: &Isometry3<N>,
+    margin: N,
+    out: &mut ContactManifolds<N>,
+) {
+    frustum_capsule(a, Frustum::of_cone(a), pose_a, b, pose_b, margin, out);
+}
+
+/// Closest points of a cylinder (`a`) and a capsule (`b`) within
+/// `max_distance`.
+pub fn closest_points_cylinder_capsule<N: Real>(
+    a: &Cylinder<N>,
+    pose_a: &Isometry3<N>,
+    b: &Capsule<N>,
+    pose_b: &Isometry3<N>,
+    max_distance: N,
+) -> ClosestPoints<N> {
+    frustum_capsule_closest(a, Frustum::of_cylinder(a), pose_a, b, pose_b, max_distance)
+}
+
+/// Closest points of a cone (`a`) and a capsule (`b`) within `max_distance`.
+pub fn closest_points_cone_capsule<N: Real>(
+    a: &Cone<N>,
+    pose_a: &Isometry3<N>,
+    b: &Capsule<N>,
+    pose_b: &Isometry3<N>,
+    max_distance: N,
+) -> ClosestPoints<N> {
+    frustum_capsule_closest(a, Frustum::of_cone(a), pose_a, b, pose_b, max_distance)
 }
 
 /// Closest points of a cylinder (`a`) and a triangle (`b`) within
