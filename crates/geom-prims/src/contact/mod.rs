@@ -44,6 +44,7 @@ pub(crate) mod manifold;
 mod polytope;
 pub mod round;
 pub mod sphere;
+mod tester;
 pub mod triangle;
 
 #[cfg(test)]
@@ -55,7 +56,7 @@ pub use cuboid::{
 };
 pub use cuboid_cuboid::{closest_points_cuboid_cuboid, contact_cuboid_cuboid};
 pub use frustum::{
-    TriangleTester, closest_points_cone_capsule, closest_points_cone_cuboid, closest_points_cone_triangle,
+    closest_points_cone_capsule, closest_points_cone_cuboid, closest_points_cone_triangle,
     closest_points_cylinder_capsule, closest_points_cylinder_cuboid, closest_points_cylinder_triangle,
     contact_cone_capsule, contact_cone_cuboid, contact_cone_triangle, contact_cylinder_capsule,
     contact_cylinder_cuboid, contact_cylinder_triangle,
@@ -72,6 +73,7 @@ pub use round::{
     contact_sphere_segment, contact_sphere_sphere,
 };
 pub use sphere::{closest_points_sphere_convex, contact_sphere_convex};
+pub use tester::TriangleTester;
 pub use triangle::{
     closest_points_capsule_triangle, closest_points_cuboid_triangle, closest_points_segment_triangle,
     closest_points_sphere_triangle, contact_capsule_triangle, contact_cuboid_triangle,

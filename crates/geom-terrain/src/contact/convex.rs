@@ -61,14 +61,13 @@ pub fn contact_heightfield_convex<N: Real>(
     let mut candidates = std::mem::take(out.candidates_mut());
     candidates.clear();
     let mut answer = Ok(());
-    let tester = TriangleTester::new(shape, &local_pose);
+    let placed = PlacedShape::new(shape, &local_pose);
     for (id, triangle) in field.triangles_in_aabb(&search_box(field, shape, &local_pose, margin)) {
         answer = triangle_candidates(
             field,
             id,
             &triangle,
-            (shape, &tester),
-            &local_pose,
+            &placed,
             margin,
             triangle_table,
             out,
@@ -91,6 +90,33 @@ pub fn contact_heightfield_convex<N: Real>(
     candidates.clear();
     *out.candidates_mut() = candidates;
     answer
+}
+
+/// The convex shape in the heightfield's frame: its supports answered by
+/// the placed box or frustum of a [`TriangleTester`] when it holds one
+/// (no change of frame per call), else through the shape's pose.
+pub(crate) struct PlacedShape<'a, N: Real> {
+    pub(crate) shape: &'a dyn Shape<N>,
+    pub(crate) pose: &'a Isometry3<N>,
+    pub(crate) tester: TriangleTester<N>,
+}
+
+impl<'a, N: Real> PlacedShape<'a, N> {
+    /// `shape` at `pose` (heightfield-local).
+    pub(crate) fn new(shape: &'a dyn Shape<N>, pose: &'a Isometry3<N>) -> Self {
+        PlacedShape {
+            shape,
+            pose,
+            tester: TriangleTester::new(shape, pose),
+        }
+    }
+
+    /// The shape's point extreme along `direction`.
+    pub(crate) fn support(&self, direction: &Vector3<N>) -> Option<Point3<N>> {
+        self.tester
+            .support(direction)
+            .or_else(|| self.shape.support(self.pose, direction))
+    }
 }
 
 /// The heightfield-local box whose triangles may touch `shape` within
@@ -118,15 +144,15 @@ fn triangle_candidates<N: Real>(
     field: &HeightField<N>,
     id: TriangleId,
     triangle: &Triangle<N>,
-    (shape, tester): (&dyn Shape<N>, &TriangleTester<N>),
-    local_pose: &Isometry3<N>,
+    placed: &PlacedShape<'_, N>,
     margin: N,
     triangle_table: &DispatchTable<N>,
     scratch: &mut ContactManifolds<N>,
     candidates: &mut Vec<ContactCandidate<N>>,
 ) -> Result<(), GeomError> {
     let face_normal = crate::heightfield::face_normal(triangle);
-    let Some(lowest) = shape.support(local_pose, &-face_normal) else {
+    let (shape, local_pose, tester) = (placed.shape, placed.pose, &placed.tester);
+    let Some(lowest) = placed.support(&-face_normal) else {
         return Ok(());
     };
     let face_depth = face_normal.dot(&(triangle.a - lowest));
@@ -141,7 +167,13 @@ fn triangle_candidates<N: Real>(
     // shape: those triangles take the whole path.)
     let (i, j) = field.cell_coords(id.cell());
     let interior = (0..3).all(|k| field.has_edge_neighbor(i, j, id.half(), k));
-    if interior && beyond_an_edge(triangle, &face_normal, shape, local_pose, margin) {
+    if interior && beyond_an_edge(triangle, &face_normal, placed, margin) {
+        return Ok(());
+    }
+    // Farther from the triangle than the margin and than its support's
+    // depth below the plane: no face contact either (each clipped point is
+    // over the triangle, between the margin above and that depth below).
+    if interior && tester.quickly_separated_beyond(triangle, margin.max(face_depth)) {
         return Ok(());
     }
     // Whether the shape reaches the triangle itself (within the margin):
@@ -183,7 +215,7 @@ fn triangle_candidates<N: Real>(
         }
     }
     if face_depth > N::zero()
-        && let Some(wall) = shallowest_wall(field, id, triangle, shape, local_pose, face_depth)
+        && let Some(wall) = shallowest_wall(field, id, triangle, placed, face_depth)
     {
         candidates.push(wall);
         return Ok(());
@@ -208,7 +240,7 @@ fn triangle_candidates<N: Real>(
     // support's own depth (a flat cap over a small triangle) the
     // neighbours under the feature report it. A shape wholly beside the
     // triangle's column has no point over it.
-    if !reaches_over(triangle, shape, local_pose) {
+    if !reaches_over(triangle, placed) {
         return Ok(());
     }
     let meets_triangle =
@@ -220,7 +252,7 @@ fn triangle_candidates<N: Real>(
             ),
         };
     if meets_triangle
-        && let Some(point) = deepest_over_triangle(triangle, &face_normal, shape, local_pose, margin)
+        && let Some(point) = deepest_over_triangle(triangle, &face_normal, placed, margin)
         && point.depth < face_depth - beside_tolerance(triangle, shape, local_pose)
     {
         candidates.push(ContactCandidate {
@@ -289,8 +321,7 @@ fn push_face_contacts<N: Real>(
 fn beyond_an_edge<N: Real>(
     triangle: &Triangle<N>,
     face_normal: &Vector3<N>,
-    shape: &dyn Shape<N>,
-    local_pose: &Isometry3<N>,
+    placed: &PlacedShape<'_, N>,
     margin: N,
 ) -> bool {
     let corners = [triangle.a, triangle.b, triangle.c];
@@ -300,8 +331,8 @@ fn beyond_an_edge<N: Real>(
         let outward = (to - from).cross(face_normal);
         let length = outward.norm();
         length > N::zero()
-            && shape
-                .support(local_pose, &-outward)
+            && placed
+                .support(&-outward)
                 .is_some_and(|inner| outward.dot(&(inner - from)) > margin * length)
     })
 }
@@ -310,7 +341,7 @@ fn beyond_an_edge<N: Real>(
 /// (in its vertical column): the shape's extent seen from above is not
 /// beyond any of the column's three walls (separating axes across the
 /// triangle's edges, in the horizontal plane).
-fn reaches_over<N: Real>(triangle: &Triangle<N>, shape: &dyn Shape<N>, local_pose: &Isometry3<N>) -> bool {
+fn reaches_over<N: Real>(triangle: &Triangle<N>, placed: &PlacedShape<'_, N>) -> bool {
     let corners = [triangle.a, triangle.b, triangle.c];
     (0..3).all(|k| {
         let (from, to, other) = (corners[k], corners[(k + 1) % 3], corners[(k + 2) % 3]);
@@ -322,8 +353,8 @@ fn reaches_over<N: Real>(triangle: &Triangle<N>, shape: &dyn Shape<N>, local_pos
         if outward == Vector3::zeros() {
             return true;
         }
-        shape
-            .support(local_pose, &-outward)
+        placed
+            .support(&-outward)
             .is_none_or(|inner| outward.dot(&(inner - from)) <= N::zero())
     })
 }
@@ -354,8 +385,7 @@ fn beside_tolerance<N: Real>(triangle: &Triangle<N>, shape: &dyn Shape<N>, local
 fn deepest_over_triangle<N: Real>(
     triangle: &Triangle<N>,
     n: &Vector3<N>,
-    shape: &dyn Shape<N>,
-    local_pose: &Isometry3<N>,
+    placed: &PlacedShape<'_, N>,
     margin: N,
 ) -> Option<ContactPoint<N>> {
     let corners = [triangle.a, triangle.b, triangle.c];
@@ -371,7 +401,7 @@ fn deepest_over_triangle<N: Real>(
             })
             .expect("three corners")
     };
-    let support = |d: &Vector3<N>| Some([triangle_support(d), shape.support(local_pose, &-d)?]);
+    let support = |d: &Vector3<N>| Some([triangle_support(d), placed.support(&-d)?]);
     let up = Vector3::y();
     // From above the difference's extent along y, down to where the depth
     // along `n` reaches `−margin`.
@@ -398,8 +428,7 @@ fn shallowest_wall<N: Real>(
     field: &HeightField<N>,
     id: TriangleId,
     triangle: &Triangle<N>,
-    shape: &dyn Shape<N>,
-    local_pose: &Isometry3<N>,
+    placed: &PlacedShape<'_, N>,
     face_depth: N,
 ) -> Option<ContactCandidate<N>> {
     let (i, j) = field.cell_coords(id.cell());
@@ -415,7 +444,7 @@ fn shallowest_wall<N: Real>(
         if out_of_terrain.dot(&(other - from)) > N::zero() {
             out_of_terrain = -out_of_terrain;
         }
-        let inner = shape.support(local_pose, &-out_of_terrain)?;
+        let inner = placed.support(&-out_of_terrain)?;
         let depth = out_of_terrain.dot(&(from - inner));
         if depth > N::zero() && depth < face_depth && best.is_none_or(|b| depth < b.point.depth) {
             best = Some(ContactCandidate {

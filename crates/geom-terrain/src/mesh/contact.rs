@@ -20,6 +20,7 @@ use geom_core::{
     ClosestPoints, ContactCandidate, ContactManifolds, ContactPoint, FeatureId, GeomError, Real, Shape,
     ShapeKind, SupportFeature,
 };
+use geom_prims::contact::TriangleTester;
 use geom_prims::{Capsule, Sphere, Triangle};
 use nalgebra::{Isometry3, Point3};
 
@@ -119,8 +120,14 @@ pub fn contact_trimesh_convex<N: Real>(
         && crate::surface::TriangleSurface::locate(mesh, &shape_box.center(), 0, unlimited)
             == crate::surface::Location::Behind;
     let mut answer = Ok(());
+    let tester = TriangleTester::new(shape, &local_pose);
     mesh.bvh.visit_aabb_in_tree_order(&search, |p| {
         let (id, triangle) = mesh.at_tree_position(p);
+        // Apart by more than the margin: no contact (for the shapes the
+        // tester knows, without building one).
+        if tester.quickly_separated_beyond(triangle, margin) {
+            return true;
+        }
         let first = out.len();
         answer = triangle_table.append_contacts(triangle, &identity, shape, &local_pose, margin, out);
         if answer.is_err() {

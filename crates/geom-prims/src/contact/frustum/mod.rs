@@ -47,14 +47,14 @@
 mod pairs;
 
 pub use pairs::{
-    TriangleTester, closest_points_cone_capsule, closest_points_cone_cuboid, closest_points_cone_triangle,
+    closest_points_cone_capsule, closest_points_cone_cuboid, closest_points_cone_triangle,
     closest_points_cylinder_capsule, closest_points_cylinder_cuboid, closest_points_cylinder_triangle,
     contact_cone_capsule, contact_cone_cuboid, contact_cone_triangle, contact_cylinder_capsule,
     contact_cylinder_cuboid, contact_cylinder_triangle,
 };
 
 use geom_core::{Real, lit};
-use nalgebra::{Point3, Vector3};
+use nalgebra::{Isometry3, Point3, Vector3};
 
 use super::polytope::Polytope;
 use super::{try_unit, within_margin};
@@ -99,9 +99,40 @@ impl<N: Real> Frustum<N> {
         Self::new([cone.base, cone.apex], [cone.radius, N::zero()])
     }
 
+    /// The frustum moved by `pose`.
+    pub(crate) fn moved(&self, pose: &Isometry3<N>) -> Option<Self> {
+        Self::new([pose * self.ends[0], pose * self.ends[1]], self.radii)
+    }
+
+    /// The unit axis.
+    pub(crate) fn axis(&self) -> Vector3<N> {
+        self.axis
+    }
+
+    /// The unit direction from the axis to `point`, across it (`None` on
+    /// the axis).
+    pub(crate) fn radial_from_axis(&self, point: &Point3<N>) -> Option<Vector3<N>> {
+        try_unit(&self.across(&self.offset_from_nearer_end(point)))
+    }
+
     /// `w`'s part across the axis.
     fn across(&self, w: &Vector3<N>) -> Vector3<N> {
         w - self.axis * w.dot(&self.axis)
+    }
+
+    /// The frustum's point extreme along `w` (the farther disc's rim point
+    /// in `w`'s direction across the axis; its centre when `w` is along
+    /// the axis to rounding, as the shapes' own supports answer).
+    pub(crate) fn support(&self, w: &Vector3<N>) -> Point3<N> {
+        let across = self.across(w);
+        let length = across.norm();
+        let at = |k: usize| self.ends[k].coords.dot(w) + self.radii[k] * length;
+        let k = if at(1) > at(0) { 1 } else { 0 };
+        if length > lit::<N>(32.0) * N::default_epsilon() * w.norm() {
+            self.ends[k] + across * (self.radii[k] / length)
+        } else {
+            self.ends[k]
+        }
     }
 
     /// The largest projection of the frustum on `w` (its support value).

@@ -1,0 +1,256 @@
+//! A box, cylinder or cone placed once in the frame of many triangles (a
+//! heightfield's, a mesh's), asked of each whether some separating axis
+//! keeps them farther apart than a margin: the cheap question a surface
+//! routine asks of every triangle near a shape before any contact.
+//!
+//! The box takes the triangle into its own frame and runs the thirteen
+//! axes of Akenine-Möller, "Fast 3D Triangle-Box Overlap Testing" (JGT
+//! 2001): its three face normals (the triangle's extent against the box's
+//! half extents), the triangle's normal, and the nine crosses of the box's
+//! axes with the triangle's edges, each with the box's projected radius
+//! `Σ hᵢ|aᵢ·d|`; a cylinder or a cone takes the candidate normals of
+//! [`frustum`](super::frustum)'s separating-axis test.
+
+use geom_core::{Real, Shape};
+use nalgebra::{Isometry3, Matrix3, Point3, Vector3};
+
+use super::frustum::{Frustum, least_overlap};
+use super::polytope::Polytope;
+use crate::{Cone, Cuboid, Cylinder, Triangle};
+
+/// A box, cylinder or cone placed once in the frame of a set of
+/// triangles, for separating-axis tests against many of them without a
+/// dispatch or a change of frame per triangle (see the [module
+/// documentation](self)).
+#[derive(Clone, Copy, Debug)]
+pub struct TriangleTester<N: Real> {
+    placed: Placed<N>,
+}
+
+/// What a [`TriangleTester`] holds.
+#[derive(Clone, Copy, Debug)]
+enum Placed<N: Real> {
+    /// The box's centre, axes (the columns) and half extents.
+    Cuboid {
+        centre: Point3<N>,
+        axes: Matrix3<N>,
+        half_extents: Vector3<N>,
+    },
+    Frustum(Frustum<N>),
+    Other,
+}
+
+impl<N: Real> TriangleTester<N> {
+    /// `shape` at `pose` (in the triangles' frame); a shape other than a
+    /// box, a cylinder or a cone (or a degenerate one) answers nothing.
+    pub fn new(shape: &dyn Shape<N>, pose: &Isometry3<N>) -> Self {
+        let any = shape as &dyn std::any::Any;
+        let place = |frustum: Option<Frustum<N>>| {
+            frustum
+                .and_then(|f| f.moved(pose))
+                .map_or(Placed::Other, Placed::Frustum)
+        };
+        let placed = if let Some(cuboid) = any.downcast_ref::<Cuboid<N>>() {
+            Placed::Cuboid {
+                centre: Point3::from(pose.translation.vector),
+                axes: *pose.rotation.to_rotation_matrix().matrix(),
+                half_extents: cuboid.half_extents,
+            }
+        } else if let Some(cylinder) = any.downcast_ref::<Cylinder<N>>() {
+            place(Frustum::of_cylinder(cylinder))
+        } else if let Some(cone) = any.downcast_ref::<Cone<N>>() {
+            place(Frustum::of_cone(cone))
+        } else {
+            Placed::Other
+        };
+        TriangleTester { placed }
+    }
+
+    /// The placed shape's point extreme along `direction` (`None` for a
+    /// shape the tester does not know, or a zero or non-finite direction).
+    pub fn support(&self, direction: &Vector3<N>) -> Option<Point3<N>> {
+        if !direction.iter().all(|c| c.is_finite()) || direction == &Vector3::zeros() {
+            return None;
+        }
+        match &self.placed {
+            Placed::Cuboid {
+                centre,
+                axes,
+                half_extents,
+            } => {
+                let local = axes.tr_mul(direction);
+                let corner = Vector3::from_fn(|k, _| {
+                    if local[k] >= N::zero() {
+                        half_extents[k]
+                    } else {
+                        -half_extents[k]
+                    }
+                });
+                Some(centre + axes * corner)
+            }
+            Placed::Frustum(frustum) => Some(frustum.support(direction)),
+            Placed::Other => None,
+        }
+    }
+
+    /// Whether one of a few cheap axes separates the shape from `triangle`
+    /// by more than `margin`: for a box, all of its axes (as
+    /// [`TriangleTester::separated_beyond`]); for a cylinder or a cone, the
+    /// triangle's normal and edge normals (in its plane), the frustum's
+    /// axis and the side normals at the triangle's corners. `false` when
+    /// none does, or for a shape the tester does not know.
+    pub fn quickly_separated_beyond(&self, triangle: &Triangle<N>, margin: N) -> bool {
+        match &self.placed {
+            Placed::Frustum(frustum) => {
+                let corners = [triangle.a, triangle.b, triangle.c];
+                let normal = (corners[1] - corners[0]).cross(&(corners[2] - corners[0]));
+                let triangle_reach = |d: &Vector3<N>| {
+                    d.dot(&corners[0].coords)
+                        .max(d.dot(&corners[1].coords))
+                        .max(d.dot(&corners[2].coords))
+                };
+                let apart = |d: Vector3<N>| {
+                    let length = d.norm();
+                    length > N::zero() && triangle_reach(&d) + frustum.reach(&-d) < -margin * length
+                };
+                let both = |d: Vector3<N>| apart(d) || apart(-d);
+                both(normal)
+                    || both(frustum.axis())
+                    || (0..3).any(|k| apart((corners[(k + 1) % 3] - corners[k]).cross(&normal)))
+                    || corners
+                        .iter()
+                        .any(|c| frustum.radial_from_axis(c).is_some_and(&both))
+            }
+            _ => self.separated_beyond(triangle, margin) == Some(true),
+        }
+    }
+
+    /// Whether some axis separates the shape from `triangle` by more than
+    /// `margin` (then they are farther apart than that); `Some(false)`
+    /// when none does (the largest separation is a lower bound on the
+    /// distance: the shape is within `margin` of the triangle or a hair
+    /// beyond). `None` for a shape the tester does not know.
+    pub fn separated_beyond(&self, triangle: &Triangle<N>, margin: N) -> Option<bool> {
+        match &self.placed {
+            Placed::Cuboid {
+                centre,
+                axes,
+                half_extents,
+            } => {
+                let local = [triangle.a, triangle.b, triangle.c].map(|p| axes.tr_mul(&(p - centre)));
+                Some(box_triangle_separated(half_extents, &local, margin))
+            }
+            Placed::Frustum(frustum) => {
+                let polytope = Polytope::triangle(&triangle.a, &triangle.b, &triangle.c);
+                Some(least_overlap(&polytope, frustum, margin).is_none())
+            }
+            Placed::Other => None,
+        }
+    }
+}
+
+/// Whether an axis separates the box `|x| <= h` from the triangle `v`
+/// (in the box's frame) by more than `margin` (see the [module
+/// documentation](self)). Each axis `d` compares the triangle's interval
+/// `[min, max]` of `d·vᵢ` with the box's `±r`, `r = Σ hₖ|dₖ|`, widened by
+/// `margin·|d|` (the axes are not unit: `|d|` is taken only when the
+/// interval is beyond `r`).
+fn box_triangle_separated<N: Real>(h: &Vector3<N>, v: &[Vector3<N>; 3], margin: N) -> bool {
+    let beyond = |d: &Vector3<N>, radius: N| {
+        let (p0, p1, p2) = (d.dot(&v[0]), d.dot(&v[1]), d.dot(&v[2]));
+        let (low, high) = (p0.min(p1).min(p2), p0.max(p1).max(p2));
+        let gap = (low - radius).max(-high - radius);
+        gap > N::zero() && gap * gap > margin * margin * d.norm_squared()
+    };
+    // The box's faces.
+    for k in 0..3 {
+        let (low, high) = (
+            v[0][k].min(v[1][k]).min(v[2][k]),
+            v[0][k].max(v[1][k]).max(v[2][k]),
+        );
+        if low > h[k] + margin || high < -h[k] - margin {
+            return true;
+        }
+    }
+    let edges = [v[1] - v[0], v[2] - v[1], v[0] - v[2]];
+    // The triangle's normal (either side).
+    let normal = edges[0].cross(&edges[1]);
+    if beyond(&normal, h.dot(&normal.abs())) {
+        return true;
+    }
+    // The box's axes across the triangle's edges: `x × e = (0, −e_z, e_y)`
+    // and its turns.
+    for e in &edges {
+        let crosses = [
+            (
+                Vector3::new(N::zero(), -e.z, e.y),
+                h.y * e.z.abs() + h.z * e.y.abs(),
+            ),
+            (
+                Vector3::new(e.z, N::zero(), -e.x),
+                h.x * e.z.abs() + h.z * e.x.abs(),
+            ),
+            (
+                Vector3::new(-e.y, e.x, N::zero()),
+                h.x * e.y.abs() + h.y * e.x.abs(),
+            ),
+        ];
+        for (d, radius) in crosses {
+            if beyond(&d, radius) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::TestRng;
+    use nalgebra::UnitQuaternion;
+
+    /// The box test answers as the general polytope test does (both are
+    /// the same thirteen axes), and the frustum's as its own search.
+    #[test]
+    fn separated_beyond_agrees_with_the_polytope_test() {
+        let mut rng = TestRng::new(23);
+        let (mut apart, mut near) = (0, 0);
+        for case in 0..3000 {
+            let half = Vector3::new(
+                rng.uniform(0.1, 1.0),
+                rng.uniform(0.1, 1.0),
+                rng.uniform(0.1, 1.0),
+            );
+            let pose = Isometry3::from_parts(
+                rng.vector(1.0).into(),
+                UnitQuaternion::from_scaled_axis(rng.vector(3.0)),
+            );
+            let centre = Point3::from(rng.vector(1.5));
+            let triangle = Triangle::new(
+                centre + rng.vector(1.0),
+                centre + rng.vector(1.0),
+                centre + rng.vector(1.0),
+            );
+            let margin = [0.0, 0.05, 0.3][case % 3];
+            let tester = TriangleTester::new(&Cuboid::new(half), &pose);
+            let fast = tester.separated_beyond(&triangle, margin).unwrap();
+            let general = crate::contact::polytope::least_penetration(
+                &Polytope::cuboid(&half, &pose),
+                &Polytope::triangle(&triangle.a, &triangle.b, &triangle.c),
+                margin,
+            )
+            .is_none();
+            assert_eq!(
+                fast, general,
+                "case {case}: {half:?} {pose:?} {triangle:?} margin {margin}"
+            );
+            if fast {
+                apart += 1;
+            } else {
+                near += 1;
+            }
+        }
+        assert!(apart > 300 && near > 300, "{apart} {near}");
+    }
+}
