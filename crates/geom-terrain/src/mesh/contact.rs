@@ -128,6 +128,21 @@ pub fn contact_trimesh_convex<N: Real>(
         if tester.quickly_separated_beyond(triangle, margin) {
             return true;
         }
+        // A triangle without an active edge or vertex: every contact of it
+        // takes the face's normal, clipped from the shape's feature along
+        // it; the triangle routine's own contact is needed only where that
+        // feature lies beside the triangle.
+        if !has_ridge(mesh, id)
+            && let Some(apart) = tester.separated_beyond(triangle, margin)
+        {
+            if apart {
+                return true;
+            }
+            let feature = FeatureId::Face(id);
+            if face_contacts(mesh, id, triangle, shape, &local_pose, behind, feature, margin, &mut candidates) {
+                return true;
+            }
+        }
         let first = out.len();
         answer = triangle_table.append_contacts(triangle, &identity, shape, &local_pose, margin, out);
         if answer.is_err() {
@@ -238,6 +253,54 @@ fn fix_normal<N: Real>(
     // heightfield's face contacts are: a box resting across a flat edge
     // reports its corners at their depth from whichever triangle holds
     // them.
+    if face_contacts(mesh, id, triangle, shape, local_pose, behind, feature, margin, candidates) {
+        return;
+    }
+    let normal = if behind { -front } else { front };
+    // The shape's lowest feature lies beside the triangle while the shape
+    // still meets it: the routine's points, re-measured along the normal
+    // (shallower than the lowest feature, which a neighbour reports).
+    for point in &manifold.points {
+        let depth = normal.dot(&(triangle.a - point.point_b));
+        if depth >= -margin {
+            candidates.push(ContactCandidate {
+                normal,
+                point: ContactPoint {
+                    point_a: point.point_b + normal * depth,
+                    point_b: point.point_b,
+                    depth,
+                    feature_a: feature,
+                    feature_b: point.feature_b,
+                },
+            });
+        }
+    }
+}
+
+/// Whether triangle `id` has an active edge or vertex, where a contact may
+/// keep a normal of its own.
+fn has_ridge<N: Real>(mesh: &TriMesh<N>, id: u32) -> bool {
+    (0..3).any(|k| mesh.is_edge_active(id, k) || mesh.is_vertex_active(mesh.indices[id as usize][k]))
+}
+
+/// The face contacts of triangle `id` (see [`fix_normal`]): the shape's
+/// feature most aligned with −normal clipped to the triangle seen along
+/// the face's normal (on the shape's side of an open mesh, out of a
+/// closed one), each point at its own depth, named `feature` on the mesh.
+/// Whether any was added.
+#[allow(clippy::too_many_arguments)]
+fn face_contacts<N: Real>(
+    mesh: &TriMesh<N>,
+    id: u32,
+    triangle: &Triangle<N>,
+    shape: &dyn Shape<N>,
+    local_pose: &Isometry3<N>,
+    behind: bool,
+    feature: FeatureId,
+    margin: N,
+    candidates: &mut Vec<ContactCandidate<N>>,
+) -> bool {
+    let front = mesh.front_normal(id as usize);
     let (normal, corners) = if behind {
         (-front, [triangle.a, triangle.c, triangle.b])
     } else {
@@ -260,27 +323,7 @@ fn fix_normal<N: Real>(
             })
         });
     }
-    if candidates.len() > before {
-        return;
-    }
-    // The shape's lowest feature lies beside the triangle while the shape
-    // still meets it: the routine's points, re-measured along the normal
-    // (shallower than the lowest feature, which a neighbour reports).
-    for point in &manifold.points {
-        let depth = normal.dot(&(triangle.a - point.point_b));
-        if depth >= -margin {
-            candidates.push(ContactCandidate {
-                normal,
-                point: ContactPoint {
-                    point_a: point.point_b + normal * depth,
-                    point_b: point.point_b,
-                    depth,
-                    feature_a: feature,
-                    feature_b: point.feature_b,
-                },
-            });
-        }
-    }
+    candidates.len() > before
 }
 
 /// A convex shape wholly inside a closed mesh meets no triangle: it is
