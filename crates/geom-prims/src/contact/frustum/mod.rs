@@ -152,6 +152,16 @@ impl<N: Real> Frustum<N> {
         }
     }
 
+    /// Whether `point` lies on one of the discs' rims, to `tolerance`.
+    fn holds_on_rim(&self, point: &Point3<N>, tolerance: N) -> bool {
+        (0..2).any(|k| {
+            let from_centre = point - self.ends[k];
+            self.radii[k] > N::zero()
+                && from_centre.dot(&self.axis).abs() <= tolerance
+                && (self.across(&from_centre).norm() - self.radii[k]).abs() <= tolerance
+        })
+    }
+
     /// Whether `point` lies on the frustum's surface, to `tolerance`: on
     /// the side between the discs, or on a disc within its rim.
     fn holds_on_surface(&self, point: &Point3<N>, tolerance: N) -> bool {

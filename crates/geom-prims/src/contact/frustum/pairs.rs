@@ -188,23 +188,17 @@ impl<N: Real> PlacedPair<'_, N> {
                 return (inside(closest.s) && inside(closest.t))
                     .then_some((closest.point_on_p, closest.point_on_q));
             }
-            Touching::RimEdge(k, edge) => {
-                // The frustum's extreme point on rim `k`, its foot on the
-                // edge (on its line, between its ends).
+            Touching::RimEdge(_, edge) => {
+                // The frustum's extreme point, on a rim (either: a normal
+                // taken the other way round is the other rim's), and its
+                // nearest point on the edge (their offset along the normal
+                // is checked below).
                 let on_a = self.a.support(normal)?;
-                let on_b = on_a - normal * depth;
                 let (from, to) = self.polytope.edge_segments().nth(edge)?;
-                let along = to - from;
-                let s = (on_b - from).dot(&along) / along.norm_squared();
-                let off_line = (on_b - from - along * s).norm();
-                let from_centre = on_a - frustum.ends[k];
-                let on_rim = from_centre.dot(&frustum.axis).abs() <= tolerance(&on_a)
-                    && (frustum.across(&from_centre).norm() - frustum.radii[k]).abs() <= tolerance(&on_a);
-                // (`on_a` is the frustum's own support point.)
-                let slack = tolerance(&on_b);
-                let on_edge =
-                    off_line <= slack && s * along.norm() >= -slack && (s - N::one()) * along.norm() <= slack;
-                return (on_rim && on_edge).then_some((on_a, on_b));
+                let (on_b, _) = geom_core::distance::closest_point_on_segment(&on_a, &from, &to);
+                return frustum
+                    .holds_on_rim(&on_a, tolerance(&on_a))
+                    .then_some((on_a, on_b));
             }
         };
         // A polytope's vertex and its foot on the frustum's disc or side.
