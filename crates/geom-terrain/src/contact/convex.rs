@@ -137,8 +137,9 @@ pub(crate) fn search_box<N: Real>(
 /// documentation. `scratch` receives the triangle routine's manifolds and
 /// is left as it was. The triangle routine runs only where its answer
 /// can matter: on a triangle with a ridge of its own (an active internal
-/// edge or vertex), or to learn whether the shape meets the triangle when
-/// its support feature lies beside it.
+/// edge or vertex). Elsewhere a shape whose support feature lies beside
+/// the triangle contacts it at its deepest point over the triangle's
+/// column, when that point is within the margin of the face's plane.
 #[allow(clippy::too_many_arguments)]
 fn triangle_candidates<N: Real>(
     field: &HeightField<N>,
@@ -243,15 +244,10 @@ fn triangle_candidates<N: Real>(
     if !reaches_over(triangle, placed) {
         return Ok(());
     }
-    let meets_triangle =
-        match meets_triangle.or_else(|| tester.separated_beyond(triangle, margin).map(|apart| !apart)) {
-            Some(meets) => meets,
-            None => !matches!(
-                triangle_table.closest_points(triangle, &Isometry3::identity(), shape, local_pose, margin)?,
-                geom_core::ClosestPoints::Disjoint
-            ),
-        };
-    if meets_triangle
+    // (Whether the shape meets the triangle itself is known only where the
+    // triangle routine ran: elsewhere the deepest point over the column
+    // decides, a point within the margin of the plane over the triangle.)
+    if meets_triangle != Some(false)
         && let Some(point) = deepest_over_triangle(triangle, &face_normal, placed, margin)
         && point.depth < face_depth - beside_tolerance(triangle, shape, local_pose)
     {

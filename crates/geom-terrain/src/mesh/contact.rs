@@ -139,7 +139,17 @@ pub fn contact_trimesh_convex<N: Real>(
                 return true;
             }
             let feature = FeatureId::Face(id);
-            if face_contacts(mesh, id, triangle, shape, &local_pose, behind, feature, margin, &mut candidates) {
+            if face_contacts(
+                mesh,
+                id,
+                triangle,
+                shape,
+                &local_pose,
+                behind,
+                feature,
+                margin,
+                &mut candidates,
+            ) {
                 return true;
             }
         }
@@ -253,7 +263,9 @@ fn fix_normal<N: Real>(
     // heightfield's face contacts are: a box resting across a flat edge
     // reports its corners at their depth from whichever triangle holds
     // them.
-    if face_contacts(mesh, id, triangle, shape, local_pose, behind, feature, margin, candidates) {
+    if face_contacts(
+        mesh, id, triangle, shape, local_pose, behind, feature, margin, candidates,
+    ) {
         return;
     }
     let normal = if behind { -front } else { front };
