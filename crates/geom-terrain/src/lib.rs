@@ -33,6 +33,7 @@ pub mod contact;
 mod heightfield;
 mod iter;
 pub mod mesh;
+pub mod near;
 mod ray;
 #[cfg(feature = "serde")]
 mod serde_field;
@@ -48,4 +49,5 @@ pub use character::{CharacterConfig, CharacterController};
 pub use heightfield::{HeightField, HeightFieldDesc, TriangleId, max_coordinate};
 pub use iter::TrianglesInAabb;
 pub use mesh::TriMesh;
+pub use near::NearTriangles;
 pub use sweep::{Obstacle, sweep_heightfield, sweep_obstacles, sweep_shape, sweep_trimesh};

@@ -14,6 +14,7 @@
 //! | a ray against one shape | [`Shape::ray_cast`] | every shape ([`prims`], [`HeightField`]) |
 //! | the closest point of a shape, inside or not | [`Shape::closest_point`], [`Shape::distance`] | every shape |
 //! | contacts, closest points or the distance of a pair | [`DispatchTable::contact`], [`DispatchTable::closest_points`], [`DispatchTable::distance`] on [`default_dispatcher()`] | [`base::dispatch`] |
+//! | the same contacts every frame, with what the pair kept from the last | [`contact_cached`] with a [`PairCache`] per pair | [`pair_cache`] |
 //! | a moving sphere, ellipsoid or capsule's first hit | [`sweep_shape`], [`sweep_obstacles`] | [`terrain::sweep`], [`prims::sweep`] |
 //! | a character walking over terrain and triangles | [`CharacterController::step`], [`CharacterController::slide`] | [`terrain::character`] |
 //! | many rays against one shape | [`ray_cast_batch`], [`par_ray_cast_batch`] (feature `parallel`) | [`batch`], [`parallel`] |
@@ -130,6 +131,7 @@ pub mod batch;
 mod dispatcher;
 pub mod from_parry3d;
 pub mod packet;
+pub mod pair_cache;
 #[cfg(feature = "parallel")]
 pub mod parallel;
 pub mod world;
@@ -140,6 +142,7 @@ pub use batch::{
 };
 pub use dispatcher::default_dispatcher;
 pub use packet::{CapsulePacket, Centered, CuboidPacket, SpherePacket};
+pub use pair_cache::{PairCache, contact_cached};
 #[cfg(feature = "parallel")]
 pub use parallel::par_ray_cast_batch;
 pub use world::World;
@@ -181,7 +184,8 @@ pub use geom_core::{ContactCandidate, ContactManifold, ContactManifolds, Contact
 pub use geom_prims::*;
 pub use geom_terrain::{
     CharacterConfig, CharacterController, DEFAULT_ACTIVE_EDGE_ANGLE_DEGREES, HeightField, HeightFieldDesc,
-    Obstacle, TriMesh, TriangleId, TrianglesInAabb, sweep_heightfield, sweep_obstacles, sweep_shape,
+    NearTriangles, Obstacle, TriMesh, TriangleId, TrianglesInAabb, sweep_heightfield, sweep_obstacles,
+    sweep_shape,
 };
 
 /// The double-double reference scalar (feature `reference`): the kernels

@@ -560,21 +560,71 @@ impl<N: Real> DispatchTable<N> {
         margin: N,
         out: &mut ContactManifolds<N>,
     ) -> Result<(), GeomError> {
-        let pose_a = checked_pose(pose_a, "pose_a")?;
-        let pose_b = checked_pose(pose_b, "pose_b")?;
-        check_margin(margin, "margin")?;
-        let origin = pair_origin(&pose_a, &pose_b);
-        let (pose_a, pose_b) = match &origin {
-            Some(origin) => (&moved_to(&pose_a, origin), &moved_to(&pose_b, origin)),
-            None => (&pose_a, &pose_b),
-        };
+        self.append_contacts_with(
+            a,
+            pose_a,
+            b,
+            pose_b,
+            margin,
+            out,
+            |a, pose_a, b, pose_b, margin, out| self.contact_routine(a, pose_a, b, pose_b, margin, out),
+        )
+    }
+
+    /// Whether a contact routine is registered for the pair of kinds
+    /// (either order): the table answers such a pair with it before any
+    /// fallback.
+    pub fn has_contact_routine(&self, kind_a: ShapeKind, kind_b: ShapeKind) -> bool {
+        self.contact.get(kind_a, kind_b).is_some()
+    }
+
+    /// [`DispatchTable::contact`] through `routine` in place of the
+    /// table's choice: the same checks of the inputs (a pose's rotation
+    /// renormalised), the same shift of a pair far from the origin to its
+    /// midpoint and back, the same refusal of an answer that overflowed.
+    /// How a caller runs a routine of its own choosing, such as one that
+    /// keeps data between frames, exactly as the table runs a registered
+    /// one.
+    #[allow(clippy::too_many_arguments)]
+    pub fn contact_with(
+        &self,
+        a: &dyn Shape<N>,
+        pose_a: &Isometry3<N>,
+        b: &dyn Shape<N>,
+        pose_b: &Isometry3<N>,
+        margin: N,
+        out: &mut ContactManifolds<N>,
+        routine: impl FnOnce(
+            &dyn Shape<N>,
+            &Isometry3<N>,
+            &dyn Shape<N>,
+            &Isometry3<N>,
+            N,
+            &mut ContactManifolds<N>,
+        ) -> Result<(), GeomError>,
+    ) -> Result<(), GeomError> {
+        out.clear();
+        self.append_contacts_with(a, pose_a, b, pose_b, margin, out, routine)
+    }
+
+    /// The table's routine for the pair (see the lookup order in the
+    /// [module documentation](self)), run on checked inputs.
+    fn contact_routine(
+        &self,
+        a: &dyn Shape<N>,
+        pose_a: &Isometry3<N>,
+        b: &dyn Shape<N>,
+        pose_b: &Isometry3<N>,
+        margin: N,
+        out: &mut ContactManifolds<N>,
+    ) -> Result<(), GeomError> {
         let first = out.len();
         let swapped = |routine: &ContactRoutine<N>, out: &mut ContactManifolds<N>| {
             let answer = routine(b, pose_b, a, pose_a, margin, out);
             out.swap_roles_from(first);
             answer
         };
-        let answer = if let Some(entry) = self.contact.get(a.kind(), b.kind()) {
+        if let Some(entry) = self.contact.get(a.kind(), b.kind()) {
             if entry.swap {
                 swapped(&entry.routine, out)
             } else {
@@ -595,7 +645,38 @@ impl<N: Real> DispatchTable<N> {
                 a: a.kind(),
                 b: b.kind(),
             })
+        }
+    }
+
+    /// [`DispatchTable::append_contacts`] through `routine`.
+    #[allow(clippy::too_many_arguments)]
+    fn append_contacts_with(
+        &self,
+        a: &dyn Shape<N>,
+        pose_a: &Isometry3<N>,
+        b: &dyn Shape<N>,
+        pose_b: &Isometry3<N>,
+        margin: N,
+        out: &mut ContactManifolds<N>,
+        routine: impl FnOnce(
+            &dyn Shape<N>,
+            &Isometry3<N>,
+            &dyn Shape<N>,
+            &Isometry3<N>,
+            N,
+            &mut ContactManifolds<N>,
+        ) -> Result<(), GeomError>,
+    ) -> Result<(), GeomError> {
+        let pose_a = checked_pose(pose_a, "pose_a")?;
+        let pose_b = checked_pose(pose_b, "pose_b")?;
+        check_margin(margin, "margin")?;
+        let origin = pair_origin(&pose_a, &pose_b);
+        let (pose_a, pose_b) = match &origin {
+            Some(origin) => (&moved_to(&pose_a, origin), &moved_to(&pose_b, origin)),
+            None => (&pose_a, &pose_b),
         };
+        let first = out.len();
+        let answer = routine(a, pose_a, b, pose_b, margin, out);
         // Inputs near the overflow limit (radii of 1e308) can round an
         // answer to infinity: refuse it rather than hand out inf or NaN.
         let answer = answer.and_then(|()| {

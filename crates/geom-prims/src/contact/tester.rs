@@ -20,8 +20,10 @@ use crate::{Cone, Cuboid, Cylinder, Triangle};
 
 /// A box, cylinder or cone placed once in the frame of a set of
 /// triangles, for separating-axis tests against many of them without a
-/// dispatch or a change of frame per triangle (see the [module
-/// documentation](self)).
+/// dispatch or a change of frame per triangle. A box runs the thirteen
+/// axes of Akenine-Möller, "Fast 3D Triangle-Box Overlap Testing" (JGT
+/// 2001) in its own frame; a cylinder or a cone the candidate normals of
+/// the frustum separating-axis test.
 #[derive(Clone, Copy, Debug)]
 pub struct TriangleTester<N: Real> {
     placed: Placed<N>,

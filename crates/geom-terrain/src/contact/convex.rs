@@ -33,6 +33,7 @@ use geom_prims::contact::TriangleTester;
 use nalgebra::{Isometry3, Point3, Vector3};
 
 use super::reduce;
+use crate::near::NearTriangles;
 use crate::{HeightField, TriangleId};
 
 /// Contacts between a heightfield (`a`) at `field_pose` and a convex
@@ -50,6 +51,57 @@ pub fn contact_heightfield_convex<N: Real>(
     triangle_table: &DispatchTable<N>,
     out: &mut ContactManifolds<N>,
 ) -> Result<(), GeomError> {
+    contact_heightfield_convex_near(
+        field,
+        field_pose,
+        shape,
+        shape_pose,
+        margin,
+        triangle_table,
+        None,
+        out,
+    )
+}
+
+/// [`contact_heightfield_convex`], keeping the triangles near the shape in
+/// `near` from one call to the next (see [`NearTriangles`]): the same
+/// answer, bit for bit, with the triangles `near` certifies as out of
+/// reach skipped.
+#[allow(clippy::too_many_arguments)]
+pub fn contact_heightfield_convex_cached<N: Real>(
+    field: &HeightField<N>,
+    field_pose: &Isometry3<N>,
+    shape: &dyn Shape<N>,
+    shape_pose: &Isometry3<N>,
+    margin: N,
+    triangle_table: &DispatchTable<N>,
+    near: &mut NearTriangles<N>,
+    out: &mut ContactManifolds<N>,
+) -> Result<(), GeomError> {
+    contact_heightfield_convex_near(
+        field,
+        field_pose,
+        shape,
+        shape_pose,
+        margin,
+        triangle_table,
+        Some(near),
+        out,
+    )
+}
+
+/// [`contact_heightfield_convex`] with or without kept triangles.
+#[allow(clippy::too_many_arguments)]
+fn contact_heightfield_convex_near<N: Real>(
+    field: &HeightField<N>,
+    field_pose: &Isometry3<N>,
+    shape: &dyn Shape<N>,
+    shape_pose: &Isometry3<N>,
+    margin: N,
+    triangle_table: &DispatchTable<N>,
+    mut near: Option<&mut NearTriangles<N>>,
+    out: &mut ContactManifolds<N>,
+) -> Result<(), GeomError> {
     if !shape.is_convex() {
         return Err(GeomError::Unsupported {
             a: geom_core::ShapeKind::HeightField,
@@ -62,7 +114,29 @@ pub fn contact_heightfield_convex<N: Real>(
     candidates.clear();
     let mut answer = Ok(());
     let placed = PlacedShape::new(shape, &local_pose);
+    // Kept triangles: those the list certifies are the only ones within
+    // reach, or a new list.
+    let mut only_kept = false;
+    if let Some(near) = near.as_deref_mut() {
+        let reach = shape.local_aabb().origin_reach();
+        if near.certifies(&local_pose, margin, reach) {
+            only_kept = true;
+        } else {
+            let slack = near.start(&local_pose, margin, reach);
+            for (id, triangle) in
+                field.triangles_in_aabb(&search_box(field, shape, &local_pose, margin + slack))
+            {
+                if may_reach(field, id, &triangle, &placed, margin, slack) {
+                    near.keep(id.0);
+                }
+            }
+        }
+    }
+    let kept = near.as_deref();
     for (id, triangle) in field.triangles_in_aabb(&search_box(field, shape, &local_pose, margin)) {
+        if only_kept && !kept.is_some_and(|near| near.holds(id.0)) {
+            continue;
+        }
         answer = triangle_candidates(
             field,
             id,
@@ -117,6 +191,33 @@ impl<'a, N: Real> PlacedShape<'a, N> {
             .support(direction)
             .or_else(|| self.shape.support(self.pose, direction))
     }
+}
+
+/// Whether triangle `id` may come within the margin of the shape while the
+/// shape moves by at most `slack` (see [`NearTriangles`]): neither of the
+/// separating tests along the triangle's own (fixed) axes that
+/// [`triangle_candidates`] starts with rules it out with the margin
+/// widened by the slack. (Its other tests take axes that turn with the
+/// shape, along which a separation need not last.)
+fn may_reach<N: Real>(
+    field: &HeightField<N>,
+    id: TriangleId,
+    triangle: &Triangle<N>,
+    placed: &PlacedShape<'_, N>,
+    margin: N,
+    slack: N,
+) -> bool {
+    let face_normal = crate::heightfield::face_normal(triangle);
+    let Some(lowest) = placed.support(&-face_normal) else {
+        return true;
+    };
+    let wide = margin + slack;
+    if face_normal.dot(&(triangle.a - lowest)) < -wide {
+        return false;
+    }
+    let (i, j) = field.cell_coords(id.cell());
+    let interior = (0..3).all(|k| field.has_edge_neighbor(i, j, id.half(), k));
+    !(interior && beyond_an_edge(triangle, &face_normal, placed, wide))
 }
 
 /// The heightfield-local box whose triangles may touch `shape` within
@@ -309,6 +410,30 @@ fn push_face_contacts<N: Real>(
         }
     });
     candidates.len() > before
+}
+
+/// Whether `shape` (at `local_pose`) lies wholly more than `margin` from
+/// `triangle` along the triangle's normal (on either side) or across one
+/// of its edges in its plane: separating axes fixed to the triangle, so
+/// the shape is farther than `margin` from it.
+pub(crate) fn beyond_triangle<N: Real>(
+    triangle: &Triangle<N>,
+    shape: &dyn Shape<N>,
+    local_pose: &Isometry3<N>,
+    margin: N,
+) -> bool {
+    let Some(normal) =
+        geom_prims::contact::try_unit(&(triangle.b - triangle.a).cross(&(triangle.c - triangle.a)))
+    else {
+        return false;
+    };
+    let placed = PlacedShape::new(shape, local_pose);
+    let beyond_plane = |side: Vector3<N>| {
+        placed
+            .support(&-side)
+            .is_some_and(|lowest| side.dot(&(lowest - triangle.a)) > margin)
+    };
+    beyond_plane(normal) || beyond_plane(-normal) || beyond_an_edge(triangle, &normal, &placed, margin)
 }
 
 /// Whether `shape` lies wholly more than `margin` beyond one of

@@ -61,7 +61,10 @@ pub(crate) mod segment;
 mod sphere;
 
 pub use capsule::{contact_capsule_heightfield, contact_heightfield_capsule};
-pub use convex::{closest_points_heightfield_convex, contact_heightfield_convex};
+pub(crate) use convex::beyond_triangle;
+pub use convex::{
+    closest_points_heightfield_convex, contact_heightfield_convex, contact_heightfield_convex_cached,
+};
 pub use sphere::{contact_heightfield_sphere, contact_sphere_heightfield};
 
 use geom_core::dispatch::DispatchTable;

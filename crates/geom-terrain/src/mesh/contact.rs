@@ -27,6 +27,7 @@ use nalgebra::{Isometry3, Point3};
 use super::TriMesh;
 use crate::contact::contact_surface_swept_sphere;
 use crate::contact::segment::{Region, region_of};
+use crate::near::NearTriangles;
 
 /// Contacts between a mesh (`a`) at `mesh_pose` and a sphere (`b`)
 /// centred at `sphere_pose`'s translation, appended to `out`: normals from
@@ -100,6 +101,58 @@ pub fn contact_trimesh_convex<N: Real>(
     triangle_table: &DispatchTable<N>,
     out: &mut ContactManifolds<N>,
 ) -> Result<(), GeomError> {
+    contact_trimesh_convex_near(
+        mesh,
+        mesh_pose,
+        shape,
+        shape_pose,
+        margin,
+        triangle_table,
+        None,
+        out,
+    )
+}
+
+/// [`contact_trimesh_convex`], keeping the triangles near the shape in
+/// `near` from one call to the next (see [`NearTriangles`]): the same
+/// answer, bit for bit, with the triangles `near` certifies as out of
+/// reach skipped.
+#[allow(clippy::too_many_arguments)]
+pub fn contact_trimesh_convex_cached<N: Real>(
+    mesh: &TriMesh<N>,
+    mesh_pose: &Isometry3<N>,
+    shape: &dyn Shape<N>,
+    shape_pose: &Isometry3<N>,
+    margin: N,
+    triangle_table: &DispatchTable<N>,
+    near: &mut NearTriangles<N>,
+    out: &mut ContactManifolds<N>,
+) -> Result<(), GeomError> {
+    contact_trimesh_convex_near(
+        mesh,
+        mesh_pose,
+        shape,
+        shape_pose,
+        margin,
+        triangle_table,
+        Some(near),
+        out,
+    )
+}
+
+/// [`contact_trimesh_convex`] with or without kept triangles (their
+/// positions in the tree's order).
+#[allow(clippy::too_many_arguments)]
+fn contact_trimesh_convex_near<N: Real>(
+    mesh: &TriMesh<N>,
+    mesh_pose: &Isometry3<N>,
+    shape: &dyn Shape<N>,
+    shape_pose: &Isometry3<N>,
+    margin: N,
+    triangle_table: &DispatchTable<N>,
+    mut near: Option<&mut NearTriangles<N>>,
+    out: &mut ContactManifolds<N>,
+) -> Result<(), GeomError> {
     if !shape.is_convex() {
         return Err(GeomError::Unsupported {
             a: ShapeKind::TriMesh,
@@ -121,7 +174,31 @@ pub fn contact_trimesh_convex<N: Real>(
             == crate::surface::Location::Behind;
     let mut answer = Ok(());
     let tester = TriangleTester::new(shape, &local_pose);
+    // Kept triangles: those the list certifies are the only ones within
+    // reach (any other is farther than the margin from the shape, so the
+    // triangle routine gives it nothing), or a new list.
+    let mut only_kept = false;
+    if let Some(near) = near.as_deref_mut() {
+        let reach = shape.local_aabb().origin_reach();
+        if near.certifies(&local_pose, margin, reach) {
+            only_kept = true;
+        } else {
+            let slack = near.start(&local_pose, margin, reach);
+            mesh.bvh
+                .visit_aabb_in_tree_order(&shape_box.loosened(margin + slack), |p| {
+                    let (_, triangle) = mesh.at_tree_position(p);
+                    if !crate::contact::beyond_triangle(triangle, shape, &local_pose, margin + slack) {
+                        near.keep(p);
+                    }
+                    true
+                });
+        }
+    }
+    let kept = near.as_deref();
     mesh.bvh.visit_aabb_in_tree_order(&search, |p| {
+        if only_kept && !kept.is_some_and(|near| near.holds(p)) {
+            return true;
+        }
         let (id, triangle) = mesh.at_tree_position(p);
         // Apart by more than the margin: no contact (for the shapes the
         // tester knows, without building one).

@@ -70,7 +70,7 @@ mod tests;
 
 pub use contact::{
     closest_points_trimesh_convex, contact_capsule_trimesh, contact_sphere_trimesh, contact_trimesh_capsule,
-    contact_trimesh_convex, contact_trimesh_sphere, register_pairs,
+    contact_trimesh_convex, contact_trimesh_convex_cached, contact_trimesh_sphere, register_pairs,
 };
 
 use geom_core::bvh::Bvh;

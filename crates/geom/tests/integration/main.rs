@@ -12,6 +12,7 @@ mod gjk_vs_analytic;
 mod hull_pairs;
 mod mesh_contacts;
 mod mesh_sweeps;
+mod pair_cache;
 mod pair_oracle;
 mod pair_regressions;
 mod posed_boxes;
