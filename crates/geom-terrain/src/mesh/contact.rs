@@ -22,7 +22,7 @@ use geom_core::{
 };
 use geom_prims::contact::TriangleTester;
 use geom_prims::{Capsule, Sphere, Triangle};
-use nalgebra::{Isometry3, Point3};
+use nalgebra::{Isometry3, Point3, Vector3};
 
 use super::TriMesh;
 use crate::contact::contact_surface_swept_sphere;
@@ -320,18 +320,52 @@ fn fix_normal<N: Real>(
             (mesh.is_vertex_active(vertex), FeatureId::Vertex(vertex))
         }
     };
-    // A closed mesh's routine normal pointing into the solid (the shape's
-    // deepest point behind the face) is replaced as well.
-    let into_solid = mesh.closed && manifold.normal.dot(&front) < N::zero();
-    if keeps_own && !into_solid {
-        candidates.extend(manifold.points.iter().map(|point| ContactCandidate {
-            normal: manifold.normal,
-            point: ContactPoint {
-                feature_a: feature,
-                ..*point
-            },
-        }));
-        return;
+    // A closed mesh's routine normal must leave the solid: one pointing
+    // into it past this face (the shape's deepest point behind the face)
+    // is replaced as a flat edge's is; one past the neighbour's face across
+    // an edge turns to that face's normal, its points re-measured along it.
+    if keeps_own {
+        let exit = if mesh.closed {
+            solid_exit(mesh, id, region, &manifold.normal)
+        } else {
+            Exit::Own
+        };
+        match exit {
+            Exit::Own => {
+                candidates.extend(manifold.points.iter().map(|point| ContactCandidate {
+                    normal: manifold.normal,
+                    point: ContactPoint {
+                        feature_a: feature,
+                        ..*point
+                    },
+                }));
+                return;
+            }
+            Exit::Across(beyond, on_edge) => {
+                // A point of the shape in front of this face, or of a face
+                // about either triangle, is not in the solid: overlapping
+                // only the neighbour's plane, it is left to the
+                // neighbour's own contact.
+                let normal = mesh.front_normal(beyond as usize);
+                let (own_solid, beyond_solid) = (SolidNear::of(mesh, id), SolidNear::of(mesh, beyond));
+                let in_solid = |point: &&ContactPoint<N>| {
+                    normal.dot(&(on_edge - point.point_b)) <= N::zero()
+                        || (front.dot(&(point.point_b - on_edge)) <= N::zero()
+                            && own_solid.holds(&point.point_b)
+                            && beyond_solid.holds(&point.point_b))
+                };
+                remeasure(
+                    manifold.points.iter().filter(in_solid),
+                    &normal,
+                    &on_edge,
+                    feature,
+                    margin,
+                    candidates,
+                );
+                return;
+            }
+            Exit::Face => {}
+        }
     }
     // The face's normal on the shape's side (an open mesh, `behind` from
     // the shape's centre) or out of the solid (a closed one). The shape's feature most aligned with −normal
@@ -348,12 +382,97 @@ fn fix_normal<N: Real>(
     let normal = if behind { -front } else { front };
     // The shape's lowest feature lies beside the triangle while the shape
     // still meets it: the routine's points, re-measured along the normal
-    // (shallower than the lowest feature, which a neighbour reports).
-    for point in &manifold.points {
-        let depth = normal.dot(&(triangle.a - point.point_b));
+    // (shallower than the lowest feature, which a neighbour reports). On a
+    // closed mesh a point beyond an edge and in front of the face across
+    // it is not in the solid: overlapping only this face's plane, it is
+    // left to the neighbour's own contact.
+    let solid = SolidNear::of(mesh, id);
+    let in_solid = |point: &&ContactPoint<N>| {
+        normal.dot(&(triangle.a - point.point_b)) <= N::zero() || solid.holds(&point.point_b)
+    };
+    remeasure(
+        manifold.points.iter().filter(in_solid),
+        &normal,
+        &triangle.a,
+        feature,
+        margin,
+        candidates,
+    );
+}
+
+/// The solid of a closed mesh about one triangle, as far as a contact
+/// needs it: behind the planes of the faces about the triangle's corners
+/// that are convex with it (each behind the other's plane, as across a
+/// rim). A point of the shape in front of one of them is not in the
+/// solid, though it may lie behind the triangle's own plane (under a
+/// sharp rim's top, past the wall; behind a wall, over a dish that falls
+/// away inside the rim): a contact there would push the shape along the
+/// wrong face by the far side's depth. An open mesh has no solid, and
+/// holds every point.
+struct SolidNear<'a, N: Real> {
+    mesh: &'a TriMesh<N>,
+    id: u32,
+}
+
+impl<'a, N: Real> SolidNear<'a, N> {
+    fn of(mesh: &'a TriMesh<N>, id: u32) -> Self {
+        SolidNear { mesh, id }
+    }
+
+    /// Whether `point` is behind every such plane (up to √ε of its
+    /// distance from the plane's corner).
+    fn holds(&self, point: &Point3<N>) -> bool {
+        let mesh = self.mesh;
+        if !mesh.closed {
+            return true;
+        }
+        let tolerance = N::default_epsilon().sqrt();
+        let corners = mesh.indices[self.id as usize];
+        let front = mesh.front_normal(self.id as usize);
+        let on = mesh.vertices[corners[0] as usize];
+        // `normal` through `at` has every vertex of `of` behind it.
+        let behind = |of: [u32; 3], normal: &Vector3<N>, at: &Point3<N>| {
+            of.into_iter().all(|v| {
+                let offset = mesh.vertices[v as usize] - at;
+                normal.dot(&offset) <= tolerance * offset.norm()
+            })
+        };
+        corners.into_iter().all(|corner| {
+            let around =
+                mesh.vertex_start[corner as usize] as usize..mesh.vertex_start[corner as usize + 1] as usize;
+            let at = mesh.vertices[corner as usize];
+            mesh.vertex_triangles[around].iter().all(|&other| {
+                if other == self.id {
+                    return true;
+                }
+                let others = mesh.indices[other as usize];
+                let normal = mesh.front_normal(other as usize);
+                let offset = point - at;
+                normal.dot(&offset) <= tolerance * offset.norm()
+                    || normal.dot(&front) >= N::one() - tolerance
+                    || !behind(corners, &normal, &at)
+                    || !behind(others, &front, &on)
+            })
+        })
+    }
+}
+
+/// `points` of a triangle's contact as candidates along `normal`, each at
+/// the depth of its point on the shape below the plane through `on_plane`
+/// (those within the margin).
+fn remeasure<'a, N: Real>(
+    points: impl IntoIterator<Item = &'a ContactPoint<N>>,
+    normal: &Vector3<N>,
+    on_plane: &Point3<N>,
+    feature: FeatureId,
+    margin: N,
+    candidates: &mut Vec<ContactCandidate<N>>,
+) {
+    for point in points {
+        let depth = normal.dot(&(on_plane - point.point_b));
         if depth >= -margin {
             candidates.push(ContactCandidate {
-                normal,
+                normal: *normal,
                 point: ContactPoint {
                     point_a: point.point_b + normal * depth,
                     point_b: point.point_b,
@@ -362,6 +481,83 @@ fn fix_normal<N: Real>(
                     feature_b: point.feature_b,
                 },
             });
+        }
+    }
+}
+
+/// How a contact's normal at `region` of triangle `id` of a closed mesh
+/// leaves the solid.
+enum Exit<N: Real> {
+    /// Out of the solid as it is.
+    Own,
+    /// Into the solid past the triangle's face: the face's contacts
+    /// replace it.
+    Face,
+    /// Past the face across the edge (that triangle): its normal replaces
+    /// it, the depths measured from the edge's first vertex.
+    Across(u32, Point3<N>),
+}
+
+/// Whether `normal` points out of a closed mesh's solid where a contact
+/// touches `region` of triangle `id`: for an edge, inside its normal cone
+/// (no component into the face on either side of it); for a vertex, no
+/// component along any edge leaving it. A sharp rim's normals turn
+/// through more than a right angle, so an edge or a vertex contact may
+/// point away from one of its faces and still out of the solid (a box
+/// tipping over a block's rim from above), while a routine that knows only
+/// this triangle may pick an edge's direction just past its neighbour's
+/// face.
+fn solid_exit<N: Real>(mesh: &TriMesh<N>, id: u32, region: Region, normal: &Vector3<N>) -> Exit<N> {
+    let tolerance = N::default_epsilon().sqrt();
+    let along = |from: u32, to: u32| {
+        let edge = mesh.vertices[to as usize] - mesh.vertices[from as usize];
+        normal.dot(&edge) > tolerance * edge.norm()
+    };
+    let corners = mesh.indices[id as usize];
+    let front = mesh.front_normal(id as usize);
+    match region {
+        Region::Face => {
+            if normal.dot(&front) >= N::zero() {
+                Exit::Own
+            } else {
+                Exit::Face
+            }
+        }
+        Region::Edge(k) => {
+            let (start, end) = (corners[k], corners[(k + 1) % 3]);
+            let Some(beyond) = mesh.neighbor(id, k) else {
+                return solid_exit(mesh, id, Region::Face, normal);
+            };
+            if along(start, corners[(k + 2) % 3]) {
+                return Exit::Face;
+            }
+            let across = mesh.indices[beyond as usize]
+                .into_iter()
+                .find(|&v| v != start && v != end);
+            match across {
+                Some(v) if along(start, v) => {
+                    // Past the neighbour's face but still leaving the solid
+                    // (on the outer side of the cone's bisector): turned to
+                    // that face's normal; farther round, into the solid.
+                    let beyond_front = mesh.front_normal(beyond as usize);
+                    if normal.dot(&(front + beyond_front)) > N::zero() {
+                        Exit::Across(beyond, mesh.vertices[start as usize])
+                    } else {
+                        Exit::Face
+                    }
+                }
+                _ => Exit::Own,
+            }
+        }
+        Region::Vertex(k) => {
+            let vertex = corners[k];
+            let around =
+                mesh.vertex_start[vertex as usize] as usize..mesh.vertex_start[vertex as usize + 1] as usize;
+            let into_solid = mesh.vertex_triangles[around]
+                .iter()
+                .flat_map(|&t| mesh.indices[t as usize])
+                .any(|v| v != vertex && along(vertex, v));
+            if into_solid { Exit::Face } else { Exit::Own }
         }
     }
 }
@@ -402,7 +598,11 @@ fn face_contacts<N: Real>(
     ) {
         let face = SupportFeature::face(corners, normal);
         let face_depth = normal.dot(&(triangle.a - lowest));
+        let solid = SolidNear::of(mesh, id);
         geom_prims::contact::feature_contacts(&face, &on_shape, &normal, face_depth, margin, |point| {
+            if point.depth > N::zero() && !solid.holds(&point.point_b) {
+                return;
+            }
             candidates.push(ContactCandidate {
                 normal,
                 point: ContactPoint {
