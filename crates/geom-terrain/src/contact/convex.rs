@@ -26,7 +26,7 @@
 use geom_core::dispatch::DispatchTable;
 use geom_core::pose::PoseMatrix;
 use geom_core::{
-    ContactCandidate, ContactManifolds, ContactPoint, FeatureId, GeomError, Real, Shape, SupportFeature,
+    ContactCandidate, ContactManifolds, ContactPoint, FeatureId, GeomError, Real, Shape, SupportFeature, lit,
 };
 use geom_prims::Triangle;
 use geom_prims::contact::TriangleTester;
@@ -348,9 +348,10 @@ fn triangle_candidates<N: Real>(
     // (Whether the shape meets the triangle itself is known only where the
     // triangle routine ran: elsewhere the deepest point over the column
     // decides, a point within the margin of the plane over the triangle.)
+    let beside = beside_tolerance(triangle, shape, local_pose);
     if meets_triangle != Some(false)
-        && let Some(point) = deepest_over_triangle(triangle, &face_normal, placed, margin)
-        && point.depth < face_depth - beside_tolerance(triangle, shape, local_pose)
+        && let Some(point) = deepest_over_triangle(triangle, &face_normal, placed, margin, beside)
+        && point.depth < face_depth - beside
     {
         candidates.push(ContactCandidate {
             normal: face_normal,
@@ -492,6 +493,165 @@ fn beside_tolerance<N: Real>(triangle: &Triangle<N>, shape: &dyn Shape<N>, local
     N::default_epsilon().sqrt() * size
 }
 
+/// [`deepest_over_triangle`] by the triangle's walls and corners. The
+/// shape's support along `−n` lies beside the triangle, so the deepest
+/// point over its column (a convex problem) lies on the column's
+/// boundary: on the wall of an edge the support lies beyond (the
+/// vertical plane through it), or on a corner's vertical line, where it
+/// is the shape's lowest point (a ray cast up the line). A wall's point
+/// ([`deepest_on_wall`]) over the column is the answer (the deepest
+/// inside that wall alone); without one, the deepest corner's. `None` where a wall's search does not
+/// settle (then the caller's ray cast decides); `Some(None)` when no
+/// point over the column comes within `margin` of the plane.
+fn deepest_on_column_boundary<N: Real>(
+    corners: &[Point3<N>; 3],
+    n: &Vector3<N>,
+    placed: &PlacedShape<'_, N>,
+    margin: N,
+    tolerance: N,
+) -> Option<Option<ContactPoint<N>>> {
+    let lowest = placed.support(&-n)?;
+    let depth = |p: &Point3<N>| n.dot(&(corners[0] - p));
+    let mut best: Option<Point3<N>> = None;
+    for k in 0..3 {
+        let (from, to, other) = (corners[k], corners[(k + 1) % 3], corners[(k + 2) % 3]);
+        let along = to - from;
+        let mut out = geom_prims::contact::try_unit(&Vector3::new(along.z, N::zero(), -along.x))?;
+        if out.dot(&(other - from)) > N::zero() {
+            out = -out;
+        }
+        if out.dot(&(lowest - from)) > N::zero() {
+            // The deepest point inside one wall, when over the column,
+            // is the deepest over it (the column lies inside the wall);
+            // none inside the wall within the margin, none over it.
+            match deepest_on_wall(&lowest, &out, &from, n, corners, placed, margin, tolerance)? {
+                WallPoint::Found(p) if over_column(corners, &p) => {
+                    best = Some(p);
+                    break;
+                }
+                WallPoint::Found(_) => {}
+                WallPoint::None => return Some(None),
+            }
+        }
+    }
+    // Else it lies on a corner's line.
+    if best.is_none() {
+        let bottom = placed.support(&-Vector3::y())?.y;
+        let unlimited = nalgebra::convert::<f64, N>(f64::INFINITY);
+        for corner in corners {
+            let start = Point3::new(corner.x, bottom.min(corner.y) - N::one(), corner.z);
+            let ray = geom_core::Ray::new(start, Vector3::y());
+            if let Some(hit) = placed.shape.ray_cast(placed.pose, &ray, unlimited, true) {
+                let p = ray.point_at(hit.t);
+                if best.is_none_or(|b| depth(&p) > depth(&b)) {
+                    best = Some(p);
+                }
+            }
+        }
+    }
+    Some(best.filter(|p| depth(p) >= -margin).map(|p| {
+        let d = depth(&p);
+        ContactPoint {
+            point_a: p + n * d,
+            point_b: p,
+            depth: d,
+            feature_a: FeatureId::Unknown,
+            feature_b: FeatureId::Unknown,
+        }
+    }))
+}
+
+/// What [`deepest_on_wall`] found.
+enum WallPoint<N: Real> {
+    /// The shape's deepest point on the wall's inner side (on the wall).
+    Found(Point3<N>),
+    /// No point on the inner side within the margin of the plane.
+    None,
+}
+
+/// The shape's point deepest along `n` (depth `n·(corner − p)`) among
+/// those with `g(p) = m·(p − on_wall) <= 0`, given its `lowest` point
+/// beyond the wall (`g > 0`): a problem in the plane of `n` and `m`. For
+/// `d = α n + β m` (`α > 0`, `β >= 0`) and `p` the shape's point least
+/// along `d`, every point of the shape inside the wall has depth at most
+///
+/// ```text
+/// U = depth(p) − (β / α) · g(p)       (Lagrangian duality)
+/// ```
+///
+/// while the point where the chord between a support outside the wall
+/// and one inside crosses it is in the shape (convex), its depth a lower
+/// bound. Each step takes the support along the chord's normal in that
+/// plane (exact in one step at a polytope's edge, quadratic on a curved
+/// side) until the bounds meet within `tolerance`. `None` when they do
+/// not in 48 steps.
+#[allow(clippy::too_many_arguments)]
+fn deepest_on_wall<N: Real>(
+    lowest: &Point3<N>,
+    m: &Vector3<N>,
+    on_wall: &Point3<N>,
+    n: &Vector3<N>,
+    corners: &[Point3<N>; 3],
+    placed: &PlacedShape<'_, N>,
+    margin: N,
+    tolerance: N,
+) -> Option<WallPoint<N>> {
+    let g = |p: &Point3<N>| m.dot(&(p - on_wall));
+    let depth = |p: &Point3<N>| n.dot(&(corners[0] - p));
+    // Outside (`g > 0`) and inside supports, bracketing the wall.
+    let mut outside = *lowest;
+    let mut inside = placed.support(&-m)?;
+    if g(&inside) > N::zero() {
+        // Wholly beyond the wall.
+        return Some(WallPoint::None);
+    }
+    let mut upper = depth(lowest);
+    for _ in 0..48 {
+        if upper < -margin {
+            return Some(WallPoint::None);
+        }
+        let (g_out, g_in) = (g(&outside), g(&inside));
+        let crossing = outside + (inside - outside) * (g_out / (g_out - g_in));
+        if upper - depth(&crossing) <= tolerance {
+            return Some(WallPoint::Found(crossing));
+        }
+        // The chord's normal in the plane of `n` and `m`: `α n + β m`
+        // with `α = −m·chord > 0` (the chord runs into the wall) and
+        // `β = n·chord >= 0` (the outside support the lower).
+        let chord = inside - outside;
+        let (alpha, beta) = (-m.dot(&chord), n.dot(&chord));
+        if !(alpha > N::zero() && beta >= N::zero()) {
+            return None;
+        }
+        let next = placed.support(&-(n * alpha + m * beta))?;
+        upper = upper.min(depth(&next) - beta / alpha * g(&next));
+        if next == outside || next == inside {
+            // No support beyond the chord: it is the section's edge, and
+            // the bound above meets the crossing's depth.
+            continue;
+        }
+        if g(&next) > N::zero() {
+            outside = next;
+        } else {
+            inside = next;
+        }
+    }
+    None
+}
+
+/// Whether `point` lies over the triangle `corners` (its vertical
+/// projection inside the triangle's, up to √ε of the triangle's size).
+fn over_column<N: Real>(corners: &[Point3<N>; 3], point: &Point3<N>) -> bool {
+    let cross =
+        |o: &Point3<N>, a: &Point3<N>, b: &Point3<N>| (a.x - o.x) * (b.z - o.z) - (a.z - o.z) * (b.x - o.x);
+    let area = cross(&corners[0], &corners[1], &corners[2]);
+    let size = (corners[1] - corners[0])
+        .amax()
+        .max((corners[2] - corners[0]).amax());
+    let slack = N::default_epsilon().sqrt() * size * size;
+    (0..3).all(|k| cross(&corners[k], &corners[(k + 1) % 3], point) * area.signum() >= -slack)
+}
+
 /// The shape's point deepest below the triangle's plane among those
 /// straight above or below the triangle (in its vertical prism, the
 /// column of solid it stands for), when the shape's support feature along
@@ -500,16 +660,22 @@ fn beside_tolerance<N: Real>(triangle: &Triangle<N>, shape: &dyn Shape<N>, local
 /// straight down, so the deepest point is the far end of the vertical
 /// line `d·ŷ` through the Minkowski difference triangle − shape: a ray
 /// cast against its support function from above it
-/// ([`ray_cast_support`](geom_prims::gjk::ray_cast_support)). `None` when
-/// the shape is not over the triangle or stays more than `margin` above
-/// its plane.
-fn deepest_over_triangle<N: Real>(
+/// ([`ray_cast_support`](geom_prims::gjk::ray_cast_support)), taken
+/// only where the column's walls and corners do not settle it first
+/// ([`deepest_on_column_boundary`], within `beside / 256`, the ray cast's
+/// own convergence). `None` when the shape is not over the triangle or
+/// stays more than `margin` above its plane.
+pub(crate) fn deepest_over_triangle<N: Real>(
     triangle: &Triangle<N>,
     n: &Vector3<N>,
     placed: &PlacedShape<'_, N>,
     margin: N,
+    beside: N,
 ) -> Option<ContactPoint<N>> {
     let corners = [triangle.a, triangle.b, triangle.c];
+    if let Some(answer) = deepest_on_column_boundary(&corners, n, placed, margin, beside / lit(256.0)) {
+        return answer;
+    }
     let triangle_support = |d: &Vector3<N>| {
         corners
             .into_iter()

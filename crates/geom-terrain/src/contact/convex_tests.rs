@@ -394,3 +394,79 @@ fn shapes_hovering_over_rough_ground_get_no_contact() {
         false_contacts.len()
     );
 }
+
+#[test]
+fn the_deepest_point_over_a_triangles_column_equals_brute_force_over_its_boundary() {
+    // A shape whose lowest point along the face normal lies beside a
+    // triangle: its deepest point over the triangle's column, from the
+    // column's walls and corners, against the lowest point of the shape
+    // on 3 × 4000 vertical lines along the triangle's edges (ray casts
+    // up each line; the optimum lies on the column's boundary). The
+    // answer is at least as deep as every sample and no deeper than the
+    // samples' spacing allows on the shape's slopes.
+    use crate::contact::convex::{PlacedShape, deepest_over_triangle};
+    use geom_core::Ray;
+    let mut rng = TestRng::new(31);
+    let mut compared = 0;
+    for case in 0..600 {
+        let corners = [
+            Point3::new(0.0, rng.range(-0.2, 0.2), 0.0),
+            Point3::new(1.0, rng.range(-0.2, 0.2), 0.0),
+            Point3::new(rng.range(-0.3, 1.3), rng.range(-0.2, 0.2), rng.range(0.5, 1.2)),
+        ];
+        let triangle = geom_prims::Triangle::new(corners[0], corners[1], corners[2]);
+        let mut n = (corners[1] - corners[0])
+            .cross(&(corners[2] - corners[0]))
+            .normalize();
+        if n.y < 0.0 {
+            n = -n;
+        }
+        let shape = &shapes()[case % 3];
+        let pose = Isometry3::from_parts(
+            Translation3::new(rng.range(-0.8, 1.8), rng.range(-0.1, 0.6), rng.range(-0.8, 1.8)),
+            random_rotation(&mut rng),
+        );
+        let placed = PlacedShape::new(shape.as_ref(), &pose);
+        let margin = 0.05;
+        let answer = deepest_over_triangle(&triangle, &n, &placed, margin, 1e-8);
+        // Brute force over the boundary's vertical lines.
+        let depth = |p: &Point3<f64>| n.dot(&(corners[0] - p));
+        let mut brute = f64::NEG_INFINITY;
+        for k in 0..3 {
+            let (from, to) = (corners[k], corners[(k + 1) % 3]);
+            for s in 0..=4000 {
+                let at = from + (to - from) * (s as f64 / 4000.0);
+                let ray = Ray::new(Point3::new(at.x, -10.0, at.z), Vector3::y());
+                if let Some(hit) = shape.ray_cast(&pose, &ray, f64::INFINITY, true) {
+                    brute = brute.max(depth(&ray.point_at(hit.t)));
+                }
+            }
+        }
+        let lowest = shape.support(&pose, &-n).unwrap();
+        let inside = (0..3).all(|k| {
+            let (from, to, other) = (corners[k], corners[(k + 1) % 3], corners[(k + 2) % 3]);
+            let e = to - from;
+            let out = Vector3::new(e.z, 0.0, -e.x);
+            (out.dot(&(other - from)) > 0.0) == (out.dot(&(lowest - from)) > 0.0)
+        });
+        if inside {
+            continue; // The support over the column: not this routine's case.
+        }
+        match answer {
+            Some(point) => {
+                compared += 1;
+                assert!(
+                    point.depth >= brute - 1e-9,
+                    "case {case}: {point:?} shallower than {brute}"
+                );
+                assert!(
+                    point.depth <= brute + 2e-3,
+                    "case {case}: {point:?} deeper than {brute}"
+                );
+                assert!((point.point_a - point.point_b - n * point.depth).norm() < 1e-12);
+            }
+            None => assert!(brute < -margin + 2e-3, "case {case}: missed {brute}"),
+        }
+    }
+    assert!(compared > 100, "{compared}");
+}
