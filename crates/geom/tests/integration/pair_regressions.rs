@@ -1056,3 +1056,98 @@ fn a_world_capsule_far_from_the_origin_against_a_posed_box_keeps_its_normal() {
     .unwrap();
     assert_f32_agrees_with_f64(answer, answer64);
 }
+
+/// A box hovering within the margin over a triangle or a box, turned a
+/// little or not at all: the contact's deepest point is minus the
+/// distance that brute force over the features gives (the box's corners
+/// against the other shape, the other's corners against the box, and
+/// every pair of edges), in both orders. A face-parallel box keeps its
+/// four clipped corners.
+#[test]
+fn boxes_apart_within_the_margin_report_the_exact_distance() {
+    use geom::base::distance::{closest_point_on_triangle, closest_points_segment_segment};
+    let cube = Cuboid::new(Vector3::new(0.5, 0.25, 0.4));
+    let corners_of = |c: &Cuboid<f64>, pose: &Isometry3<f64>| -> Vec<Point3<f64>> {
+        (0..8)
+            .map(|k| {
+                let h = c.half_extents;
+                let s = |bit: usize| if k & bit == 0 { -1.0 } else { 1.0 };
+                pose * Point3::new(s(1) * h.x, s(2) * h.y, s(4) * h.z)
+            })
+            .collect()
+    };
+    let edges_of = |corners: &[Point3<f64>]| -> Vec<(Point3<f64>, Point3<f64>)> {
+        let mut edges = Vec::new();
+        for i in 0..corners.len() {
+            for j in i + 1..corners.len() {
+                if corners.len() != 8 || (i ^ j).count_ones() == 1 {
+                    edges.push((corners[i], corners[j]));
+                }
+            }
+        }
+        edges
+    };
+    let triangle = Triangle::new(
+        Point3::new(-1.5, 0.0, -1.0),
+        Point3::new(1.5, 0.1, -1.2),
+        Point3::new(0.2, -0.05, 1.6),
+    );
+    let id = Isometry3::identity();
+    for (k, (turn, lift)) in [(0.0, 0.02), (0.05, 0.03), (0.3, 0.04), (1.0, 0.045), (0.0, 0.3)]
+        .into_iter()
+        .enumerate()
+    {
+        // The box's lowest corner `lift` above the triangle's highest:
+        // apart by at least `lift`.
+        let turned = Isometry3::new(Vector3::new(0.1, 0.0, 0.05), Vector3::new(turn, 0.3, 0.5 * turn));
+        let lowest = corners_of(&cube, &turned)
+            .iter()
+            .map(|p| p.y)
+            .fold(f64::INFINITY, f64::min);
+        let pose = Isometry3::translation(0.0, 0.1 + lift - lowest, 0.0) * turned;
+        let box_corners = corners_of(&cube, &pose);
+        // Brute force against the triangle.
+        let tri = [triangle.a, triangle.b, triangle.c];
+        let mut distance = f64::INFINITY;
+        for p in &box_corners {
+            let (q, _) = closest_point_on_triangle(p, &tri[0], &tri[1], &tri[2]);
+            distance = distance.min((p - q).norm());
+        }
+        for p in &tri {
+            let local = pose.inverse_transform_point(p);
+            let q = local.coords.zip_map(&cube.half_extents, |x, h| x.clamp(-h, h));
+            distance = distance.min((local.coords - q).norm());
+        }
+        for (p0, p1) in edges_of(&box_corners) {
+            for (q0, q1) in edges_of(&tri) {
+                let closest = closest_points_segment_segment(&p0, &p1, &q0, &q1);
+                distance = distance.min((closest.point_on_p - closest.point_on_q).norm());
+            }
+        }
+        let margin = 0.05;
+        for swap in [false, true] {
+            let mut out = ContactManifolds::new();
+            if swap {
+                table()
+                    .contact(&cube, &pose, &triangle, &id, margin, &mut out)
+                    .unwrap();
+            } else {
+                table()
+                    .contact(&triangle, &id, &cube, &pose, margin, &mut out)
+                    .unwrap();
+            }
+            if distance > margin {
+                assert!(out.is_empty(), "case {k}: {distance} beyond the margin: {out:?}");
+                continue;
+            }
+            let (_, point) = deepest(&out);
+            assert!(
+                (point.depth + distance).abs() <= 1e-12,
+                "case {k} swap {swap}: {distance} vs {point:?}"
+            );
+            if turn == 0.0 {
+                assert_eq!(out.points().count(), 4, "case {k}: {out:?}");
+            }
+        }
+    }
+}
