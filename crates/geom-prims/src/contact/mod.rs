@@ -599,7 +599,9 @@ pub(crate) fn exact_when_apart<N: Real>(
 /// (the separation along any axis bounds the distance from below), and
 /// its deepest point's pair, when each lies on its shape (a clipped point
 /// and its foot on the reference face, or two edges' closest points), is
-/// as far apart (bounding it from above). Then the distance is `−deepest`,
+/// as far apart (bounding it from above): the points on their shapes to
+/// 16 ulps of the pair's size, the distances agreeing to 256 (a looser
+/// match takes GJK). Then the distance is `−deepest`,
 /// and [`exact_when_apart`]'s GJK would only agree.
 fn certified_apart<N: Real>(
     a: &dyn geom_core::Shape<N>,
@@ -626,7 +628,7 @@ fn certified_apart<N: Real>(
             .max(on_b.coords.amax())
             .max(point.point_a.coords.amax())
             .max(point.point_b.coords.amax());
-    let rounding = N::default_epsilon() * lit(1024.0) * scale;
+    let rounding = N::default_epsilon() * lit(16.0) * scale;
     let separation = normal.dot(&(on_b - on_a));
     let gap = (point.point_b - point.point_a).norm();
     // (A clipped point's foot may lie on the reference face's plane
@@ -636,8 +638,8 @@ fn certified_apart<N: Real>(
             .closest_point(pose, p, true)
             .is_some_and(|projection| (projection.point - p).norm() <= rounding)
     };
-    (separation + deepest).abs() <= rounding
-        && (gap + deepest).abs() <= rounding
+    (separation + deepest).abs() <= rounding * lit(16.0)
+        && (gap + deepest).abs() <= rounding * lit(16.0)
         && on_shape(a, pose_a, &point.point_a)
         && on_shape(b, pose_b, &point.point_b)
 }
