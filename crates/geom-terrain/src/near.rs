@@ -86,7 +86,7 @@ impl<N: Real> NearTriangles<N> {
     /// with `margin`: listed at that margin and reach, the shape moved by
     /// at most half the slack since (see the [module
     /// documentation](self)). Counts the query as warm or cold.
-    pub(crate) fn certifies(&mut self, local_pose: &Isometry3<N>, margin: N, reach: N) -> bool {
+    fn certifies(&mut self, local_pose: &Isometry3<N>, margin: N, reach: N) -> bool {
         let certified = self.anchor.is_some_and(|anchor| {
             let moved = (local_pose.translation.vector - anchor.local_pose.translation.vector).norm()
                 + anchor.local_pose.rotation.angle_to(&local_pose.rotation) * reach;
@@ -102,7 +102,7 @@ impl<N: Real> NearTriangles<N> {
 
     /// Starts a new list for the shape at `local_pose` with `margin` and
     /// `reach`; the slack it allows.
-    pub(crate) fn start(&mut self, local_pose: &Isometry3<N>, margin: N, reach: N) -> N {
+    fn start(&mut self, local_pose: &Isometry3<N>, margin: N, reach: N) -> N {
         let slack = reach * lit(1.0 / 16.0);
         self.triangles.clear();
         let finite = slack.is_finite() && margin.is_finite();
@@ -115,13 +115,29 @@ impl<N: Real> NearTriangles<N> {
         slack
     }
 
-    /// Adds a triangle to the list.
-    pub(crate) fn keep(&mut self, triangle: u32) {
-        self.triangles.push(triangle);
+    /// Whether the kept triangles answer for the shape at `local_pose`
+    /// ([`NearTriangles::certifies`]); if not, a new list, which `fill`
+    /// gives: it is handed the slack and keeps each triangle that may come
+    /// within `margin + slack` of the shape.
+    pub(crate) fn prepare(
+        &mut self,
+        local_pose: &Isometry3<N>,
+        margin: N,
+        reach: N,
+        fill: impl FnOnce(N, &mut dyn FnMut(u32)),
+    ) -> bool {
+        if self.certifies(local_pose, margin, reach) {
+            return true;
+        }
+        let slack = self.start(local_pose, margin, reach);
+        fill(slack, &mut |triangle| self.triangles.push(triangle));
+        // Sorted for `holds`.
+        self.triangles.sort_unstable();
+        false
     }
 
-    /// Whether `triangle` is kept.
+    /// Whether `triangle` is kept (in a finished list).
     pub(crate) fn holds(&self, triangle: u32) -> bool {
-        self.triangles.contains(&triangle)
+        self.triangles.binary_search(&triangle).is_ok()
     }
 }

@@ -111,8 +111,9 @@ pub fn contact_cached<N: Real>(
 
 /// Whether the table answers `surface` against `shape` through its
 /// routine for a heightfield or a mesh against any convex shape: `surface`
-/// one of them, `shape` convex, and no routine of their own registered
-/// (a sphere's and a capsule's are).
+/// one of them, `shape` convex, no routine of their own registered (a
+/// sphere's and a capsule's are), and the table answering the pair at all
+/// (else it refuses it, and so does [`contact_cached`]).
 fn surface_with_convex<N: Real>(
     table: &DispatchTable<N>,
     surface: &dyn Shape<N>,
@@ -122,6 +123,7 @@ fn surface_with_convex<N: Real>(
     (any.is::<HeightField<N>>() || any.is::<TriMesh<N>>())
         && shape.is_convex()
         && !table.has_contact_routine(surface.kind(), shape.kind())
+        && table.supports_contact(surface, shape)
 }
 
 /// The surface's contact with the convex shape, keeping its triangles.
@@ -142,6 +144,7 @@ fn surface_contact<N: Real>(
     } else if let Some(mesh) = any.downcast_ref::<TriMesh<N>>() {
         contact_trimesh_convex_cached(mesh, surface_pose, shape, shape_pose, margin, table, near, out)
     } else {
+        // (Not reached: `surface_with_convex` admits only these two.)
         table.append_contacts(surface, surface_pose, shape, shape_pose, margin, out)
     }
 }

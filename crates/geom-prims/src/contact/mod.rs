@@ -571,9 +571,6 @@ pub(crate) fn exact_when_apart<N: Real>(
     let Some(deepest) = deepest.filter(|d| *d < N::zero()) else {
         return;
     };
-    if certified_apart(a, pose_a, b, pose_b, &out.as_slice()[first..], deepest) {
-        return;
-    }
     let exact = match crate::gjk::penetration(a, pose_a, b, pose_b, margin) {
         Ok(Some(exact)) if exact.depth < N::zero() => exact,
         Ok(None) => {
@@ -592,56 +589,6 @@ pub(crate) fn exact_when_apart<N: Real>(
         out.truncate(first);
         push_penetration(&exact, out);
     }
-}
-
-/// Whether a SAT routine's single manifold of shapes apart is exact as it
-/// stands: the shapes' supports along its normal are `−deepest` apart
-/// (the separation along any axis bounds the distance from below), and
-/// its deepest point's pair, when each lies on its shape (a clipped point
-/// and its foot on the reference face, or two edges' closest points), is
-/// as far apart (bounding it from above): the points on their shapes to
-/// 16 ulps of the pair's size, the distances agreeing to 256 (a looser
-/// match takes GJK). Then the distance is `−deepest`,
-/// and [`exact_when_apart`]'s GJK would only agree.
-fn certified_apart<N: Real>(
-    a: &dyn geom_core::Shape<N>,
-    pose_a: &Isometry3<N>,
-    b: &dyn geom_core::Shape<N>,
-    pose_b: &Isometry3<N>,
-    manifolds: &[geom_core::ContactManifold<N>],
-    deepest: N,
-) -> bool {
-    let [manifold] = manifolds else {
-        return false;
-    };
-    let normal = manifold.normal;
-    let Some(point) = manifold.points.iter().find(|p| p.depth == deepest) else {
-        return false;
-    };
-    let (Some(on_a), Some(on_b)) = (a.support(pose_a, &normal), b.support(pose_b, &-normal)) else {
-        return false;
-    };
-    let scale = N::one()
-        + on_a
-            .coords
-            .amax()
-            .max(on_b.coords.amax())
-            .max(point.point_a.coords.amax())
-            .max(point.point_b.coords.amax());
-    let rounding = N::default_epsilon() * lit(16.0) * scale;
-    let separation = normal.dot(&(on_b - on_a));
-    let gap = (point.point_b - point.point_a).norm();
-    // (A clipped point's foot may lie on the reference face's plane
-    // beside the face: then it is not a point of the shape.)
-    let on_shape = |shape: &dyn geom_core::Shape<N>, pose: &Isometry3<N>, p: &Point3<N>| {
-        shape
-            .closest_point(pose, p, true)
-            .is_some_and(|projection| (projection.point - p).norm() <= rounding)
-    };
-    (separation + deepest).abs() <= rounding * lit(16.0)
-        && (gap + deepest).abs() <= rounding * lit(16.0)
-        && on_shape(a, pose_a, &point.point_a)
-        && on_shape(b, pose_b, &point.point_b)
 }
 
 /// The single contact of an exact [`Penetration`](crate::gjk::Penetration)

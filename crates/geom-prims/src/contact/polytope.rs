@@ -215,7 +215,7 @@ impl<N: Real> Polytope<N> {
     }
 
     /// `(min, max)` of the vertices' projections on `axis`.
-    fn interval(&self, axis: &Vector3<N>) -> (N, N) {
+    pub(crate) fn interval(&self, axis: &Vector3<N>) -> (N, N) {
         let first = self.vertices[0].coords.dot(axis);
         self.vertices()
             .iter()
@@ -457,29 +457,21 @@ fn certified_pair<N: Real>(
     normal: &Vector3<N>,
     gap: N,
 ) -> Option<(Point3<N>, Point3<N>)> {
-    let over_face = |reference: &Polytope<N>, face: &PolytopeFace<N>, incident: &Polytope<N>| {
+    let over_face = |reference: &Polytope<N>, index: usize, incident: &Polytope<N>| {
+        let face = &reference.faces[index];
         let n = face.normal;
-        let corners = face.vertices.map(|k| reference.vertices[k]);
-        let count = face.count;
-        let centroid = corners[..count]
-            .iter()
-            .fold(Vector3::zeros(), |sum, v| sum + v.coords)
-            / nalgebra::convert::<f64, N>(count as f64);
+        let corner = reference.vertices[face.vertices[0]];
         let deepest = incident
             .vertices()
             .iter()
             .copied()
             .reduce(|x, y| if y.coords.dot(&n) < x.coords.dot(&n) { y } else { x })?;
-        let inside = (0..count).all(|k| {
-            let (from, to) = (corners[k], corners[(k + 1) % count]);
-            (deepest - from).dot(&outward_side(&from, &to, &n, &centroid)) <= N::zero()
-        });
-        let foot = deepest - n * (deepest - corners[0]).dot(&n);
-        (count >= 3 && inside).then_some((foot, deepest))
+        let foot = deepest - n * (deepest - corner).dot(&n);
+        (face.count >= 3 && reference.face_holds(index, &deepest, N::zero())).then_some((foot, deepest))
     };
     match axis {
-        Axis::FaceOfA(index) => over_face(a, &a.faces[index], b),
-        Axis::FaceOfB(index) => over_face(b, &b.faces[index], a).map(|(foot, deepest)| (deepest, foot)),
+        Axis::FaceOfA(index) => over_face(a, index, b),
+        Axis::FaceOfB(index) => over_face(b, index, a).map(|(foot, deepest)| (deepest, foot)),
         Axis::Edges(i, j) => {
             let (a0, a1, _) = a.supporting_edge(i, normal);
             let (b0, b1, _) = b.supporting_edge(j, &-normal);

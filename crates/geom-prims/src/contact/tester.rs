@@ -127,6 +127,13 @@ impl<N: Real> TriangleTester<N> {
         }
     }
 
+    /// Whether [`TriangleTester::quickly_separated_beyond`] is the whole
+    /// test (a box's): then its `false` is [`TriangleTester::separated_beyond`]'s
+    /// `Some(false)`, and the full test need not run again.
+    pub fn quick_test_is_whole(&self) -> bool {
+        matches!(self.placed, Placed::Cuboid { .. })
+    }
+
     /// Whether some axis separates the shape from `triangle` by more than
     /// `margin` (then they are farther apart than that); `Some(false)`
     /// when none does (the largest separation is a lower bound on the

@@ -116,22 +116,18 @@ fn contact_heightfield_convex_near<N: Real>(
     let placed = PlacedShape::new(shape, &local_pose);
     // Kept triangles: those the list certifies are the only ones within
     // reach, or a new list.
-    let mut only_kept = false;
-    if let Some(near) = near.as_deref_mut() {
+    let only_kept = near.as_deref_mut().is_some_and(|near| {
         let reach = shape.local_aabb().origin_reach();
-        if near.certifies(&local_pose, margin, reach) {
-            only_kept = true;
-        } else {
-            let slack = near.start(&local_pose, margin, reach);
+        near.prepare(&local_pose, margin, reach, |slack, keep| {
             for (id, triangle) in
                 field.triangles_in_aabb(&search_box(field, shape, &local_pose, margin + slack))
             {
                 if may_reach(field, id, &triangle, &placed, margin, slack) {
-                    near.keep(id.0);
+                    keep(id.0);
                 }
             }
-        }
-    }
+        })
+    });
     let kept = near.as_deref();
     for (id, triangle) in field.triangles_in_aabb(&search_box(field, shape, &local_pose, margin)) {
         if only_kept && !kept.is_some_and(|near| near.holds(id.0)) {
@@ -173,6 +169,8 @@ pub(crate) struct PlacedShape<'a, N: Real> {
     pub(crate) shape: &'a dyn Shape<N>,
     pub(crate) pose: &'a Isometry3<N>,
     pub(crate) tester: TriangleTester<N>,
+    /// The largest side of the shape's box, found when first needed.
+    size: std::cell::OnceCell<N>,
 }
 
 impl<'a, N: Real> PlacedShape<'a, N> {
@@ -182,7 +180,16 @@ impl<'a, N: Real> PlacedShape<'a, N> {
             shape,
             pose,
             tester: TriangleTester::new(shape, pose),
+            size: std::cell::OnceCell::new(),
         }
+    }
+
+    /// The largest side of the shape's box (at its pose).
+    fn size(&self) -> N {
+        *self.size.get_or_init(|| {
+            let shape_box = self.shape.aabb(self.pose);
+            (shape_box.maxs - shape_box.mins).amax()
+        })
     }
 
     /// The shape's point extreme along `direction`.
@@ -194,10 +201,9 @@ impl<'a, N: Real> PlacedShape<'a, N> {
 }
 
 /// Whether triangle `id` may come within the margin of the shape while the
-/// shape moves by at most `slack` (see [`NearTriangles`]): neither of the
-/// separating tests along the triangle's own (fixed) axes that
-/// [`triangle_candidates`] starts with rules it out with the margin
-/// widened by the slack. (Its other tests take axes that turn with the
+/// shape moves by at most `slack` (see [`NearTriangles`]): the triangle's
+/// own axes ([`FixedAxes`]), which [`triangle_candidates`] starts with, do
+/// not rule it out with the margin widened by the slack. (Its other tests take axes that turn with the
 /// shape, along which a separation need not last.)
 fn may_reach<N: Real>(
     field: &HeightField<N>,
@@ -207,17 +213,46 @@ fn may_reach<N: Real>(
     margin: N,
     slack: N,
 ) -> bool {
-    let face_normal = crate::heightfield::face_normal(triangle);
-    let Some(lowest) = placed.support(&-face_normal) else {
-        return true;
-    };
-    let wide = margin + slack;
-    if face_normal.dot(&(triangle.a - lowest)) < -wide {
-        return false;
+    FixedAxes::of(field, id, triangle, placed)
+        .is_none_or(|fixed| !fixed.apart(triangle, placed, margin + slack))
+}
+
+/// A triangle's own (fixed) separating axes against the shape: its face
+/// normal, with the shape's depth below its plane, and the normals across
+/// its edges in its plane (tested only for an interior triangle: a
+/// boundary edge's wall may still push a sunk shape).
+struct FixedAxes<N: Real> {
+    face_normal: Vector3<N>,
+    face_depth: N,
+    interior: bool,
+}
+
+impl<N: Real> FixedAxes<N> {
+    /// `None` when the shape has no support point.
+    fn of(
+        field: &HeightField<N>,
+        id: TriangleId,
+        triangle: &Triangle<N>,
+        placed: &PlacedShape<'_, N>,
+    ) -> Option<Self> {
+        let face_normal = crate::heightfield::face_normal(triangle);
+        let lowest = placed.support(&-face_normal)?;
+        let (i, j) = field.cell_coords(id.cell());
+        Some(FixedAxes {
+            face_normal,
+            face_depth: face_normal.dot(&(triangle.a - lowest)),
+            interior: (0..3).all(|k| field.has_edge_neighbor(i, j, id.half(), k)),
+        })
     }
-    let (i, j) = field.cell_coords(id.cell());
-    let interior = (0..3).all(|k| field.has_edge_neighbor(i, j, id.half(), k));
-    !(interior && beyond_an_edge(triangle, &face_normal, placed, wide))
+
+    /// Whether one of the axes puts the shape more than `margin` from the
+    /// triangle: wholly in front of its plane, or wholly beyond one of
+    /// its edges (across it, in its plane; then its clipped face contacts
+    /// are empty too).
+    fn apart(&self, triangle: &Triangle<N>, placed: &PlacedShape<'_, N>, margin: N) -> bool {
+        self.face_depth < -margin
+            || (self.interior && beyond_an_edge(triangle, &self.face_normal, placed, margin))
+    }
 }
 
 /// The heightfield-local box whose triangles may touch `shape` within
@@ -252,26 +287,20 @@ fn triangle_candidates<N: Real>(
     scratch: &mut ContactManifolds<N>,
     candidates: &mut Vec<ContactCandidate<N>>,
 ) -> Result<(), GeomError> {
-    let face_normal = crate::heightfield::face_normal(triangle);
     let (shape, local_pose, tester) = (placed.shape, placed.pose, &placed.tester);
-    let Some(lowest) = placed.support(&-face_normal) else {
+    // The triangle's own axes first (the same tests, with the margin
+    // widened, keep a triangle in a warm frame's list: see `may_reach`).
+    let Some(fixed) = FixedAxes::of(field, id, triangle, placed) else {
         return Ok(());
     };
-    let face_depth = face_normal.dot(&(triangle.a - lowest));
-    // Wholly more than the margin in front of the triangle's plane: farther
-    // than that from the triangle too, and from its face's plane.
-    if face_depth < -margin {
+    if fixed.apart(triangle, placed, margin) {
         return Ok(());
     }
-    // Wholly more than the margin beyond one of its edges (across it, in
-    // its plane): farther than that from the triangle, and its clipped
-    // face contacts empty. (A boundary edge's wall may still push a sunk
-    // shape: those triangles take the whole path.)
-    let (i, j) = field.cell_coords(id.cell());
-    let interior = (0..3).all(|k| field.has_edge_neighbor(i, j, id.half(), k));
-    if interior && beyond_an_edge(triangle, &face_normal, placed, margin) {
-        return Ok(());
-    }
+    let FixedAxes {
+        face_normal,
+        face_depth,
+        interior,
+    } = fixed;
     // Farther from the triangle than the margin and than its support's
     // depth below the plane: no face contact either (each clipped point is
     // over the triangle, between the margin above and that depth below).
@@ -327,8 +356,7 @@ fn triangle_candidates<N: Real>(
         id,
         triangle,
         &face_normal,
-        shape,
-        local_pose,
+        placed,
         face_depth,
         margin,
         candidates,
@@ -348,8 +376,8 @@ fn triangle_candidates<N: Real>(
     // (Whether the shape meets the triangle itself is known only where the
     // triangle routine ran: elsewhere the deepest point over the column
     // decides, a point within the margin of the plane over the triangle.)
-    let beside = beside_tolerance(triangle, shape, local_pose);
     if meets_triangle != Some(false)
+        && let beside = beside_tolerance(triangle, placed)
         && let Some(point) = deepest_over_triangle(triangle, &face_normal, placed, margin, beside)
         && point.depth < face_depth - beside
     {
@@ -374,13 +402,12 @@ fn push_face_contacts<N: Real>(
     id: TriangleId,
     triangle: &Triangle<N>,
     face_normal: &Vector3<N>,
-    shape: &dyn Shape<N>,
-    local_pose: &Isometry3<N>,
+    placed: &PlacedShape<'_, N>,
     face_depth: N,
     margin: N,
     candidates: &mut Vec<ContactCandidate<N>>,
 ) -> bool {
-    let Some(on_shape) = shape.support_feature(local_pose, &-face_normal, N::one()) else {
+    let Some(on_shape) = placed.shape.support_feature(placed.pose, &-face_normal, N::one()) else {
         return false;
     };
     let face = SupportFeature::face([triangle.a, triangle.b, triangle.c], *face_normal);
@@ -392,8 +419,7 @@ fn push_face_contacts<N: Real>(
     // under it (on a planar slope it is, whichever triangle it is over).
     // The pair's tolerance (a bounding box), computed once if needed.
     let mut tolerance = None;
-    let mut pair_tolerance =
-        || *tolerance.get_or_insert_with(|| beside_tolerance(triangle, shape, local_pose));
+    let mut pair_tolerance = || *tolerance.get_or_insert_with(|| beside_tolerance(triangle, placed));
     geom_prims::contact::feature_contacts(&face, &on_shape, face_normal, face_depth, margin, |point| {
         let mut in_solid = || {
             field
@@ -413,14 +439,13 @@ fn push_face_contacts<N: Real>(
     candidates.len() > before
 }
 
-/// Whether `shape` (at `local_pose`) lies wholly more than `margin` from
+/// Whether the `placed` shape lies wholly more than `margin` from
 /// `triangle` along the triangle's normal (on either side) or across one
 /// of its edges in its plane: separating axes fixed to the triangle, so
 /// the shape is farther than `margin` from it.
 pub(crate) fn beyond_triangle<N: Real>(
     triangle: &Triangle<N>,
-    shape: &dyn Shape<N>,
-    local_pose: &Isometry3<N>,
+    placed: &PlacedShape<'_, N>,
     margin: N,
 ) -> bool {
     let Some(normal) =
@@ -428,13 +453,26 @@ pub(crate) fn beyond_triangle<N: Real>(
     else {
         return false;
     };
-    let placed = PlacedShape::new(shape, local_pose);
     let beyond_plane = |side: Vector3<N>| {
         placed
             .support(&-side)
             .is_some_and(|lowest| side.dot(&(lowest - triangle.a)) > margin)
     };
-    beyond_plane(normal) || beyond_plane(-normal) || beyond_an_edge(triangle, &normal, &placed, margin)
+    beyond_plane(normal) || beyond_plane(-normal) || beyond_an_edge(triangle, &normal, placed, margin)
+}
+
+/// The horizontal normal of the wall of `corners`' vertical column
+/// through edge `k` (from corner `k` to the next), out of the column; not
+/// unit (zero for an edge seen end-on from above).
+fn column_wall_normal<N: Real>(corners: &[Point3<N>; 3], k: usize) -> Vector3<N> {
+    let (from, to, other) = (corners[k], corners[(k + 1) % 3], corners[(k + 2) % 3]);
+    let along = to - from;
+    let outward = Vector3::new(along.z, N::zero(), -along.x);
+    if outward.dot(&(other - from)) > N::zero() {
+        -outward
+    } else {
+        outward
+    }
 }
 
 /// Whether `shape` lies wholly more than `margin` beyond one of
@@ -466,12 +504,8 @@ fn beyond_an_edge<N: Real>(
 fn reaches_over<N: Real>(triangle: &Triangle<N>, placed: &PlacedShape<'_, N>) -> bool {
     let corners = [triangle.a, triangle.b, triangle.c];
     (0..3).all(|k| {
-        let (from, to, other) = (corners[k], corners[(k + 1) % 3], corners[(k + 2) % 3]);
-        let along = to - from;
-        let mut outward = Vector3::new(along.z, N::zero(), -along.x);
-        if outward.dot(&(other - from)) > N::zero() {
-            outward = -outward;
-        }
+        let from = corners[k];
+        let outward = column_wall_normal(&corners, k);
         if outward == Vector3::zeros() {
             return true;
         }
@@ -484,10 +518,9 @@ fn reaches_over<N: Real>(triangle: &Triangle<N>, placed: &PlacedShape<'_, N>) ->
 /// How much shallower than the support's depth the deepest point over a
 /// triangle must be to count as beside it: `√ε` of the pair's size, well
 /// above the support ray cast's convergence (`√ε / 256` of it).
-fn beside_tolerance<N: Real>(triangle: &Triangle<N>, shape: &dyn Shape<N>, local_pose: &Isometry3<N>) -> N {
-    let shape_box = shape.aabb(local_pose);
-    let size = (shape_box.maxs - shape_box.mins)
-        .amax()
+fn beside_tolerance<N: Real>(triangle: &Triangle<N>, placed: &PlacedShape<'_, N>) -> N {
+    let size = placed
+        .size()
         .max((triangle.b - triangle.a).amax())
         .max((triangle.c - triangle.a).amax());
     N::default_epsilon().sqrt() * size
@@ -514,12 +547,8 @@ fn deepest_on_column_boundary<N: Real>(
     let depth = |p: &Point3<N>| n.dot(&(corners[0] - p));
     let mut best: Option<Point3<N>> = None;
     for k in 0..3 {
-        let (from, to, other) = (corners[k], corners[(k + 1) % 3], corners[(k + 2) % 3]);
-        let along = to - from;
-        let mut out = geom_prims::contact::try_unit(&Vector3::new(along.z, N::zero(), -along.x))?;
-        if out.dot(&(other - from)) > N::zero() {
-            out = -out;
-        }
+        let from = corners[k];
+        let out = geom_prims::contact::try_unit(&column_wall_normal(corners, k))?;
         if out.dot(&(lowest - from)) > N::zero() {
             // The deepest point inside one wall, when over the column,
             // is the deepest over it (the column lies inside the wall);
@@ -725,12 +754,8 @@ fn shallowest_wall<N: Real>(
         if field.has_edge_neighbor(i, j, id.half(), k) {
             continue;
         }
-        let (from, to, other) = (corners[k], corners[(k + 1) % 3], corners[(k + 2) % 3]);
-        let along = to - from;
-        let mut out_of_terrain = geom_prims::contact::try_unit(&Vector3::new(along.z, N::zero(), -along.x))?;
-        if out_of_terrain.dot(&(other - from)) > N::zero() {
-            out_of_terrain = -out_of_terrain;
-        }
+        let from = corners[k];
+        let out_of_terrain = geom_prims::contact::try_unit(&column_wall_normal(&corners, k))?;
         let inner = placed.support(&-out_of_terrain)?;
         let depth = out_of_terrain.dot(&(from - inner));
         if depth > N::zero() && depth < face_depth && best.is_none_or(|b| depth < b.point.depth) {

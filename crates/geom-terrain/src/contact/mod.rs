@@ -61,7 +61,7 @@ pub(crate) mod segment;
 mod sphere;
 
 pub use capsule::{contact_capsule_heightfield, contact_heightfield_capsule};
-pub(crate) use convex::beyond_triangle;
+pub(crate) use convex::{PlacedShape, beyond_triangle};
 pub use convex::{
     closest_points_heightfield_convex, contact_heightfield_convex, contact_heightfield_convex_cached,
 };

@@ -20,7 +20,6 @@ use geom_core::{
     ClosestPoints, ContactCandidate, ContactManifolds, ContactPoint, FeatureId, GeomError, Real, Shape,
     ShapeKind, SupportFeature,
 };
-use geom_prims::contact::TriangleTester;
 use geom_prims::{Capsule, Sphere, Triangle};
 use nalgebra::{Isometry3, Point3, Vector3};
 
@@ -173,27 +172,24 @@ fn contact_trimesh_convex_near<N: Real>(
         && crate::surface::TriangleSurface::locate(mesh, &shape_box.center(), 0, unlimited)
             == crate::surface::Location::Behind;
     let mut answer = Ok(());
-    let tester = TriangleTester::new(shape, &local_pose);
+    let placed = crate::contact::PlacedShape::new(shape, &local_pose);
+    let tester = &placed.tester;
     // Kept triangles: those the list certifies are the only ones within
     // reach (any other is farther than the margin from the shape, so the
     // triangle routine gives it nothing), or a new list.
-    let mut only_kept = false;
-    if let Some(near) = near.as_deref_mut() {
+    let only_kept = near.as_deref_mut().is_some_and(|near| {
         let reach = shape.local_aabb().origin_reach();
-        if near.certifies(&local_pose, margin, reach) {
-            only_kept = true;
-        } else {
-            let slack = near.start(&local_pose, margin, reach);
+        near.prepare(&local_pose, margin, reach, |slack, keep| {
             mesh.bvh
                 .visit_aabb_in_tree_order(&shape_box.loosened(margin + slack), |p| {
                     let (_, triangle) = mesh.at_tree_position(p);
-                    if !crate::contact::beyond_triangle(triangle, shape, &local_pose, margin + slack) {
-                        near.keep(p);
+                    if !crate::contact::beyond_triangle(triangle, &placed, margin + slack) {
+                        keep(p);
                     }
                     true
                 });
-        }
-    }
+        })
+    });
     let kept = near.as_deref();
     mesh.bvh.visit_aabb_in_tree_order(&search, |p| {
         if only_kept && !kept.is_some_and(|near| near.holds(p)) {
@@ -209,14 +205,24 @@ fn contact_trimesh_convex_near<N: Real>(
         // takes the face's normal, clipped from the shape's feature along
         // it; the triangle routine's own contact is needed only where that
         // feature lies beside the triangle.
+        // (A box's quick test above was already the whole one.)
+        let separated = || {
+            if tester.quick_test_is_whole() {
+                Some(false)
+            } else {
+                tester.separated_beyond(triangle, margin)
+            }
+        };
+        // Whether the face's contacts were clipped (once a triangle).
+        let mut face_clipped = None;
         if !has_ridge(mesh, id)
-            && let Some(apart) = tester.separated_beyond(triangle, margin)
+            && let Some(apart) = separated()
         {
             if apart {
                 return true;
             }
             let feature = FeatureId::Face(id);
-            if face_contacts(
+            let clipped = face_contacts(
                 mesh,
                 id,
                 triangle,
@@ -226,9 +232,11 @@ fn contact_trimesh_convex_near<N: Real>(
                 feature,
                 margin,
                 &mut candidates,
-            ) {
+            );
+            if clipped {
                 return true;
             }
+            face_clipped = Some(false);
         }
         let first = out.len();
         answer = triangle_table.append_contacts(triangle, &identity, shape, &local_pose, margin, out);
@@ -245,6 +253,7 @@ fn contact_trimesh_convex_near<N: Real>(
                 behind,
                 manifold,
                 margin,
+                &mut face_clipped,
                 &mut candidates,
             );
         }
@@ -271,6 +280,8 @@ fn contact_trimesh_convex_near<N: Real>(
 
 /// One triangle manifold's points as candidates, with the normal fixed
 /// by the active edges (see the [module documentation](super)).
+/// `face_clipped` is whether the triangle's face contacts were clipped
+/// (`None` until they are tried).
 #[allow(clippy::too_many_arguments)]
 fn fix_normal<N: Real>(
     mesh: &TriMesh<N>,
@@ -281,6 +292,7 @@ fn fix_normal<N: Real>(
     behind: bool,
     manifold: &geom_core::ContactManifold<N>,
     margin: N,
+    face_clipped: &mut Option<bool>,
     candidates: &mut Vec<ContactCandidate<N>>,
 ) {
     let Some(deepest) = manifold
@@ -374,9 +386,14 @@ fn fix_normal<N: Real>(
     // heightfield's face contacts are: a box resting across a flat edge
     // reports its corners at their depth from whichever triangle holds
     // them.
-    if face_contacts(
-        mesh, id, triangle, shape, local_pose, behind, feature, margin, candidates,
-    ) {
+    // (Clipped once a triangle: the loop may have tried already, and a
+    // second manifold of the triangle would repeat the same points.)
+    let clipped = *face_clipped.get_or_insert_with(|| {
+        face_contacts(
+            mesh, id, triangle, shape, local_pose, behind, feature, margin, candidates,
+        )
+    });
+    if clipped {
         return;
     }
     let normal = if behind { -front } else { front };
@@ -412,20 +429,33 @@ fn fix_normal<N: Real>(
 struct SolidNear<'a, N: Real> {
     mesh: &'a TriMesh<N>,
     id: u32,
+    /// The planes (a face's normal, the corner it is taken through),
+    /// found at the first point asked about; `None` inside when more than
+    /// [`SOLID_PLANES`] (then each point walks the corners' triangles).
+    planes: std::cell::OnceCell<Option<SolidPlanes<N>>>,
 }
+
+/// The most planes [`SolidNear`] keeps (three corners of a handful of
+/// triangles each).
+const SOLID_PLANES: usize = 32;
+
+/// [`SolidNear`]'s planes (a face's normal, the corner it is taken
+/// through) and how many there are.
+type SolidPlanes<N> = ([(Vector3<N>, Point3<N>); SOLID_PLANES], usize);
 
 impl<'a, N: Real> SolidNear<'a, N> {
     fn of(mesh: &'a TriMesh<N>, id: u32) -> Self {
-        SolidNear { mesh, id }
+        SolidNear {
+            mesh,
+            id,
+            planes: std::cell::OnceCell::new(),
+        }
     }
 
-    /// Whether `point` is behind every such plane (up to √ε of its
-    /// distance from the plane's corner).
-    fn holds(&self, point: &Point3<N>) -> bool {
+    /// Each face about the triangle's corners that is convex with it, with
+    /// the corner it is taken through.
+    fn visit_planes(&self, mut visit: impl FnMut(Vector3<N>, Point3<N>) -> bool) -> bool {
         let mesh = self.mesh;
-        if !mesh.closed {
-            return true;
-        }
         let tolerance = N::default_epsilon().sqrt();
         let corners = mesh.indices[self.id as usize];
         let front = mesh.front_normal(self.id as usize);
@@ -438,22 +468,48 @@ impl<'a, N: Real> SolidNear<'a, N> {
             })
         };
         corners.into_iter().all(|corner| {
-            let around =
-                mesh.vertex_start[corner as usize] as usize..mesh.vertex_start[corner as usize + 1] as usize;
             let at = mesh.vertices[corner as usize];
-            mesh.vertex_triangles[around].iter().all(|&other| {
+            mesh.triangles_around(corner).iter().all(|&other| {
                 if other == self.id {
                     return true;
                 }
-                let others = mesh.indices[other as usize];
                 let normal = mesh.front_normal(other as usize);
-                let offset = point - at;
-                normal.dot(&offset) <= tolerance * offset.norm()
-                    || normal.dot(&front) >= N::one() - tolerance
-                    || !behind(corners, &normal, &at)
-                    || !behind(others, &front, &on)
+                let convex = normal.dot(&front) < N::one() - tolerance
+                    && behind(corners, &normal, &at)
+                    && behind(mesh.indices[other as usize], &front, &on);
+                !convex || visit(normal, at)
             })
         })
+    }
+
+    /// Whether `point` is behind every such plane (up to √ε of its
+    /// distance from the plane's corner).
+    fn holds(&self, point: &Point3<N>) -> bool {
+        if !self.mesh.closed {
+            return true;
+        }
+        let tolerance = N::default_epsilon().sqrt();
+        let behind = |normal: &Vector3<N>, at: &Point3<N>| {
+            let offset = point - at;
+            normal.dot(&offset) <= tolerance * offset.norm()
+        };
+        let planes = self.planes.get_or_init(|| {
+            let mut planes = [(Vector3::zeros(), Point3::origin()); SOLID_PLANES];
+            let mut count = 0;
+            let fits = self.visit_planes(|normal, at| {
+                if count == SOLID_PLANES {
+                    return false;
+                }
+                planes[count] = (normal, at);
+                count += 1;
+                true
+            });
+            fits.then_some((planes, count))
+        });
+        match planes {
+            Some((planes, count)) => planes[..*count].iter().all(|(normal, at)| behind(normal, at)),
+            None => self.visit_planes(|normal, at| behind(&normal, &at)),
+        }
     }
 }
 
@@ -508,56 +564,44 @@ enum Exit<N: Real> {
 /// this triangle may pick an edge's direction just past its neighbour's
 /// face.
 fn solid_exit<N: Real>(mesh: &TriMesh<N>, id: u32, region: Region, normal: &Vector3<N>) -> Exit<N> {
+    use crate::surface::TriangleSurface;
     let tolerance = N::default_epsilon().sqrt();
-    let along = |from: u32, to: u32| {
-        let edge = mesh.vertices[to as usize] - mesh.vertices[from as usize];
-        normal.dot(&edge) > tolerance * edge.norm()
-    };
     let corners = mesh.indices[id as usize];
-    let front = mesh.front_normal(id as usize);
     match region {
-        Region::Face => {
-            if normal.dot(&front) >= N::zero() {
-                Exit::Own
+        // (A face contact never keeps its own normal.)
+        Region::Face => Exit::Face,
+        Region::Edge(k) => {
+            let start = mesh.vertices[corners[k] as usize];
+            let along = |to: &Point3<N>| {
+                let edge = to - start;
+                normal.dot(&edge) > tolerance * edge.norm()
+            };
+            if along(&mesh.vertices[corners[(k + 2) % 3] as usize]) {
+                return Exit::Face;
+            }
+            // (Every edge of a closed mesh has a neighbour.)
+            let (Some(beyond), Some(far)) = (mesh.neighbor(id, k), mesh.neighbor_far_vertex(id, k, 0)) else {
+                return Exit::Own;
+            };
+            if !along(&far) {
+                return Exit::Own;
+            }
+            // Past the neighbour's face but still leaving the solid (on
+            // the outer side of the cone's bisector): turned to that
+            // face's normal; farther round, into the solid.
+            let front = mesh.front_normal(id as usize);
+            if normal.dot(&(front + mesh.front_normal(beyond as usize))) > N::zero() {
+                Exit::Across(beyond, start)
             } else {
                 Exit::Face
             }
         }
-        Region::Edge(k) => {
-            let (start, end) = (corners[k], corners[(k + 1) % 3]);
-            let Some(beyond) = mesh.neighbor(id, k) else {
-                return solid_exit(mesh, id, Region::Face, normal);
-            };
-            if along(start, corners[(k + 2) % 3]) {
-                return Exit::Face;
-            }
-            let across = mesh.indices[beyond as usize]
-                .into_iter()
-                .find(|&v| v != start && v != end);
-            match across {
-                Some(v) if along(start, v) => {
-                    // Past the neighbour's face but still leaving the solid
-                    // (on the outer side of the cone's bisector): turned to
-                    // that face's normal; farther round, into the solid.
-                    let beyond_front = mesh.front_normal(beyond as usize);
-                    if normal.dot(&(front + beyond_front)) > N::zero() {
-                        Exit::Across(beyond, mesh.vertices[start as usize])
-                    } else {
-                        Exit::Face
-                    }
-                }
-                _ => Exit::Own,
-            }
-        }
         Region::Vertex(k) => {
-            let vertex = corners[k];
-            let around =
-                mesh.vertex_start[vertex as usize] as usize..mesh.vertex_start[vertex as usize + 1] as usize;
-            let into_solid = mesh.vertex_triangles[around]
-                .iter()
-                .flat_map(|&t| mesh.indices[t as usize])
-                .any(|v| v != vertex && along(vertex, v));
-            if into_solid { Exit::Face } else { Exit::Own }
+            if mesh.in_vertex_cone(corners[k], normal, tolerance) {
+                Exit::Own
+            } else {
+                Exit::Face
+            }
         }
     }
 }

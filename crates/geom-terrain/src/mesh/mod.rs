@@ -313,6 +313,28 @@ impl<N: Real> TriMesh<N> {
             .unwrap_or(false)
     }
 
+    /// The triangles around `vertex`.
+    fn triangles_around(&self, vertex: u32) -> &[u32] {
+        &self.vertex_triangles
+            [self.vertex_start[vertex as usize] as usize..self.vertex_start[vertex as usize + 1] as usize]
+    }
+
+    /// Whether `direction` has no component along any edge leaving
+    /// `vertex` (beyond `tolerance` of the edge's length): inside the
+    /// vertex's normal cone.
+    fn in_vertex_cone(&self, vertex: u32, direction: &Vector3<N>, tolerance: N) -> bool {
+        let at = self.vertices[vertex as usize];
+        self.triangles_around(vertex).iter().all(|&t| {
+            self.indices[t as usize]
+                .into_iter()
+                .filter(|&v| v != vertex)
+                .all(|v| {
+                    let edge = self.vertices[v as usize] - at;
+                    direction.dot(&edge) <= tolerance * edge.norm()
+                })
+        })
+    }
+
     /// The front normal of triangle `index`: out of a closed mesh, along
     /// `(b − a) × (c − a)` on an open one.
     fn front_normal(&self, index: usize) -> Vector3<N> {

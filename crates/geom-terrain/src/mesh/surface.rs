@@ -81,19 +81,8 @@ impl<N: Real> TriangleSurface<N> for TriMesh<N> {
 
     fn in_vertex_normal_cone(&self, id: u32, k: usize, _near: u32, direction: &Vector3<N>) -> bool {
         let vertex = self.indices[id as usize][k];
-        let at = self.vertices[vertex as usize];
         let tolerance = N::default_epsilon() * nalgebra::convert::<f64, N>(64.0);
-        let range =
-            self.vertex_start[vertex as usize] as usize..self.vertex_start[vertex as usize + 1] as usize;
-        self.vertex_triangles[range].iter().all(|&t| {
-            self.indices[t as usize]
-                .into_iter()
-                .filter(|&v| v != vertex)
-                .all(|v| {
-                    let edge = self.vertices[v as usize] - at;
-                    direction.dot(&edge) <= tolerance * edge.norm()
-                })
-        })
+        self.in_vertex_cone(vertex, direction, tolerance)
     }
 
     fn locate(&self, point: &Point3<N>, near: u32, within: N) -> Location<N> {

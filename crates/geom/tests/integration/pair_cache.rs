@@ -185,3 +185,31 @@ fn cached_contacts_equal_the_tables_over_trajectories_in_f64() {
 fn cached_contacts_equal_the_tables_over_trajectories_in_f32() {
     warm_equals_cold::<f32>();
 }
+
+#[test]
+fn a_table_without_the_surface_routines_refuses_the_pair_cached_too() {
+    // The primitives' table alone has no heightfield or mesh routine: the
+    // cached query refuses what the table refuses.
+    let mut table = geom::base::dispatch::DispatchTable::<f64>::new();
+    geom::prims::contact::register_pairs(&mut table);
+    let (field, mesh) = grounds::<f64>();
+    let crate_ = Cuboid::new(Vector3::new(0.5, 0.5, 0.5));
+    let pose = Isometry3::translation(0.3, 0.49, 0.2);
+    let id = Isometry3::identity();
+    for surface in [&field as &dyn Shape<f64>, &mesh] {
+        let mut out = ContactManifolds::new();
+        let expected = table.contact(surface, &id, &crate_, &pose, 0.05, &mut out);
+        assert!(
+            matches!(expected, Err(GeomError::Unsupported { .. })),
+            "{expected:?}"
+        );
+        let mut cache = PairCache::new();
+        let cached = contact_cached(&table, surface, &id, &crate_, &pose, 0.05, &mut cache, &mut out);
+        assert_eq!(cached, expected);
+        let swapped = contact_cached(&table, &crate_, &pose, surface, &id, 0.05, &mut cache, &mut out);
+        assert!(
+            matches!(swapped, Err(GeomError::Unsupported { .. })),
+            "{swapped:?}"
+        );
+    }
+}

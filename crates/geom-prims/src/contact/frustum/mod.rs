@@ -124,14 +124,14 @@ impl<N: Real> Frustum<N> {
     /// in `w`'s direction across the axis; its centre when `w` is along
     /// the axis to rounding, as the shapes' own supports answer).
     pub(crate) fn support(&self, w: &Vector3<N>) -> Point3<N> {
-        let across = self.across(w);
-        let length = across.norm();
+        // The shapes' own rule: `w` across the axis, projected twice.
+        let unit_across = crate::direction_across_axis(w, w.norm(), &self.axis);
+        let length = unit_across.map_or(N::zero(), |u| u.dot(w));
         let at = |k: usize| self.ends[k].coords.dot(w) + self.radii[k] * length;
         let k = if at(1) > at(0) { 1 } else { 0 };
-        if length > lit::<N>(32.0) * N::default_epsilon() * w.norm() {
-            self.ends[k] + across * (self.radii[k] / length)
-        } else {
-            self.ends[k]
+        match unit_across {
+            Some(u) => self.ends[k] + u * self.radii[k],
+            None => self.ends[k],
         }
     }
 
@@ -254,7 +254,14 @@ pub(crate) fn least_overlap<N: Real>(
         }
         let sine = (N::one() - cosine * cosine).max(N::zero()).sqrt();
         let turned = frustum.axis.cross(&across_unit);
-        for side in [sine, -sine] {
+        // (On a cylinder the two sides' normals are opposite, and on
+        // either with `sine = 0` equal: `both` takes each once.)
+        let sides = if frustum.slope == N::zero() || sine == N::zero() {
+            1
+        } else {
+            2
+        };
+        for side in [sine, -sine].into_iter().take(sides) {
             let radial = across_unit * cosine + turned * side;
             search.both(-frustum.side_normal(&radial), Touching::SideEdge(direction))?;
         }
@@ -263,7 +270,7 @@ pub(crate) fn least_overlap<N: Real>(
     // nearer end: a vertex near a cone's apex is near the axis, and its
     // offset from the far end would carry that end's rounding into it).
     for (index, vertex) in polytope.vertices().iter().enumerate() {
-        if let Some(radial) = try_unit(&frustum.across(&frustum.offset_from_nearer_end(vertex))) {
+        if let Some(radial) = frustum.radial_from_axis(vertex) {
             search.both(-frustum.side_normal(&radial), Touching::SideVertex(index))?;
         }
     }
@@ -301,7 +308,7 @@ pub(crate) fn least_overlap<N: Real>(
             let Some(g1) = try_unit(&e.cross(&frustum.axis)) else {
                 // The edge along the axis: the rim's normals across it are
                 // the radial ones, the nearest toward the edge.
-                if let Some(radial) = try_unit(&frustum.across(&frustum.offset_from_nearer_end(&from))) {
+                if let Some(radial) = frustum.radial_from_axis(&from) {
                     search.both(radial, Touching::RimEdge(k, edge))?;
                 }
                 continue;
@@ -345,6 +352,29 @@ impl<N: Real> Search<'_, N> {
             return Some(());
         }
         let depth = self.polytope.reach(&d) + self.frustum.reach(&-d);
+        self.take(d, depth, touching)
+    }
+
+    /// [`Search::consider`] for `d` and `−d`, from one pass over each
+    /// shape (the reaches along `−d` are the other ends of the same
+    /// projections, negated exactly).
+    fn both(&mut self, d: Vector3<N>, touching: Touching) -> Option<()> {
+        if !d.iter().all(|c| c.is_finite()) {
+            return Some(());
+        }
+        let (low, high) = self.polytope.interval(&d);
+        let across = self.frustum.across(&d).norm();
+        let frustum = self.frustum;
+        let ends = [0, 1].map(|k| frustum.ends[k].coords.dot(&d));
+        let reach_back = (-ends[0] + frustum.radii[0] * across).max(-ends[1] + frustum.radii[1] * across);
+        let reach = (ends[0] + frustum.radii[0] * across).max(ends[1] + frustum.radii[1] * across);
+        self.take(d, high + reach_back, touching)?;
+        self.take(-d, -low + reach, touching)
+    }
+
+    /// Keeps `d` if its `depth` is the least so far: `None` when it
+    /// separates the shapes by more than the margin.
+    fn take(&mut self, d: Vector3<N>, depth: N, touching: Touching) -> Option<()> {
         if !within_margin(depth, self.margin) {
             return None;
         }
@@ -352,12 +382,6 @@ impl<N: Real> Search<'_, N> {
             self.best = Some((d, depth, touching));
         }
         Some(())
-    }
-
-    /// [`Search::consider`] for `d` and `−d`.
-    fn both(&mut self, d: Vector3<N>, touching: Touching) -> Option<()> {
-        self.consider(d, touching)?;
-        self.consider(-d, touching)
     }
 }
 
@@ -370,7 +394,7 @@ impl<N: Real> Search<'_, N> {
 /// `F(t) = (a z₁/(t + a²))² + (b z₂/(t + b²))² − 1` vanishes, and its
 /// normal is along `(z₁/(t + a²), z₂/(t + b²))`. `F` is decreasing on
 /// `(−b², ∞)` (one root: the nearest point) and convex on `(−a², −b²)`
-/// (none or two), each root found by bisection kept in its bracket.
+/// (none or two), each root found by Newton's steps kept in its bracket.
 fn ellipse_stationary_normals<N: Real>(a: N, b: N, z: (N, N), mut each: impl FnMut(N, N)) {
     let (z1, z2) = z;
     let (a2, b2) = (a * a, b * b);
@@ -411,7 +435,7 @@ fn ellipse_stationary_normals<N: Real>(a: N, b: N, z: (N, N), mut each: impl FnM
     // The root's point as an angle on the ellipse, `(a cos θ, b sin θ)`,
     // polished by Newton's method on the stationarity condition
     // `g(θ) = (b² − a²) sin θ cos θ + a z₁ sin θ − b z₂ cos θ = 0` (the
-    // bisection's `t` carries the rounding of `t + a²` and `t + b²` near
+    // root's `t` carries the rounding of `t + a²` and `t + b²` near
     // their poles; two steps restore the angle to rounding), then the
     // normal there, `(cos θ / a, sin θ / b)`.
     let normal = |t: N| {
