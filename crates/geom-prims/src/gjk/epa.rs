@@ -349,6 +349,12 @@ pub(crate) fn epa_cores<N: Real>(
             best_stalled = Some((index, overlap));
         }
     };
+    // Every face taken up has an achievable push along its normal, its
+    // support overlap: the least of them answers a search that ends at the
+    // iteration cap (a large curved difference whose closest face's normal
+    // may be far from its best; an ellipsoid against a triangle stopped
+    // 2 % deep with the closest face's).
+    let mut best_evaluated: Option<(usize, N)> = None;
     let mut closest = 0;
     while let Some(candidate) = faces
         .iter()
@@ -369,6 +375,9 @@ pub(crate) fn epa_cores<N: Real>(
         iterations += 1;
         let w = pair.support(&face.normal)?;
         let gap = face.normal.dot(&w.w) - face.distance;
+        if best_evaluated.is_none_or(|(_, overlap)| face.distance + gap < overlap) {
+            best_evaluated = Some((closest, face.distance + gap));
+        }
         if gap <= relative * face.distance.abs() || gap <= tolerance {
             converged = best_stalled.is_none_or(|(_, overlap)| face.distance + gap <= overlap);
             if !converged {
@@ -467,9 +476,14 @@ pub(crate) fn epa_cores<N: Real>(
         }
     }
 
-    if !converged && let Some((index, overlap)) = best_stalled {
-        // Ended without a certified face: the stalled face of least overlap
-        // when it is no worse than the last closest face's.
+    if !converged
+        && let Some((index, overlap)) = best_stalled
+            .into_iter()
+            .chain(best_evaluated)
+            .reduce(|x, y| if y.1 < x.1 { y } else { x })
+    {
+        // Ended without a certified face: the stalled or evaluated face of
+        // least overlap when it is no worse than the last closest face's.
         let last = faces[closest];
         let last_overlap = last.normal.dot(&pair.support(&last.normal)?.w);
         if overlap <= last_overlap {

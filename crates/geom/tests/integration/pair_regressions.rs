@@ -1151,3 +1151,113 @@ fn boxes_apart_within_the_margin_report_the_exact_distance() {
         }
     }
 }
+
+/// An ellipsoid deep over a large triangle's corner (the pair oracle's
+/// f64 seed 9, case 42): EPA ends at its iteration cap, and the answer
+/// must still be the least push, as a scan of directions with a local
+/// polish finds it (the support overlap `h_E(n) + h_T(−n)`), in both
+/// orders, its points on their shapes. EPA's closest face at the cap
+/// was 2 % deeper, and the refinement from it stopped 1 % deep.
+#[test]
+fn an_ellipsoid_deep_over_a_triangles_corner_gets_the_least_push() {
+    use nalgebra::Quaternion;
+    let ellipsoid = Ellipsoid::new(Vector3::new(
+        1.68427312374115,
+        1.7155585289001465,
+        2.4896621704101563,
+    ));
+    let pose_e = Isometry3::from_parts(
+        Translation3::new(-2.526543378829956, 0.8303278088569641, -1.3269686698913574),
+        UnitQuaternion::from_quaternion(Quaternion::new(
+            0.6395317477005843,
+            -0.6612811071004183,
+            0.35402974561741757,
+            0.16843212369719693,
+        )),
+    );
+    let triangle = Triangle::new(
+        Point3::new(-1.6731288433074951, 0.03456320986151695, -2.906519889831543),
+        Point3::new(2.820560932159424, -0.21141885221004486, 0.8428301215171814),
+        Point3::new(0.5597122311592102, -0.17591099441051483, -1.5710277557373047),
+    );
+    let pose_t = Isometry3::from_parts(
+        Translation3::new(-4.899659633636475, 2.5616719722747803, -0.2951415479183197),
+        UnitQuaternion::from_quaternion(Quaternion::new(
+            0.8826025963817415,
+            0.37434185603598386,
+            0.26884688129044143,
+            -0.09274797086808219,
+        )),
+    );
+    // The least support overlap over directions: a scan, then a local
+    // polish of each coordinate with halving steps.
+    let overlap = |n: &Vector3<f64>| {
+        ellipsoid.support(&pose_e, n).unwrap().coords.dot(n)
+            - triangle.support(&pose_t, &-n).unwrap().coords.dot(n)
+    };
+    let mut best = (f64::INFINITY, Vector3::zeros());
+    let k = 200;
+    for i in 0..k {
+        for j in 0..2 * k {
+            let (theta, phi) = (
+                std::f64::consts::PI * (i as f64 + 0.5) / k as f64,
+                std::f64::consts::PI * j as f64 / k as f64,
+            );
+            let n = Vector3::new(theta.sin() * phi.cos(), theta.sin() * phi.sin(), theta.cos());
+            let o = overlap(&n);
+            if o < best.0 {
+                best = (o, n);
+            }
+        }
+    }
+    let mut step = 1e-2;
+    while step > 1e-13 {
+        let mut improved = false;
+        for axis in 0..3 {
+            for sign in [-1.0, 1.0] {
+                let mut n = best.1;
+                n[axis] += sign * step;
+                let n = n.normalize();
+                let o = overlap(&n);
+                if o < best.0 {
+                    best = (o, n);
+                    improved = true;
+                }
+            }
+        }
+        if !improved {
+            step *= 0.5;
+        }
+    }
+    let (least, _) = best;
+    for swap in [false, true] {
+        let mut out = ContactManifolds::new();
+        if swap {
+            table()
+                .contact(&triangle, &pose_t, &ellipsoid, &pose_e, 0.7, &mut out)
+                .unwrap();
+        } else {
+            table()
+                .contact(&ellipsoid, &pose_e, &triangle, &pose_t, 0.7, &mut out)
+                .unwrap();
+        }
+        let (_, point) = deepest(&out);
+        // No deeper than the least push, and not shallower than it either
+        // (the scan's polish is a hair above the true least).
+        assert!(
+            (point.depth - least).abs() <= 1e-9,
+            "swap {swap}: {point:?} against {least}"
+        );
+        let (on_e, on_t) = if swap {
+            (point.point_b, point.point_a)
+        } else {
+            (point.point_a, point.point_b)
+        };
+        let off_e = (ellipsoid.closest_point(&pose_e, &on_e, false).unwrap().point - on_e).norm();
+        let off_t = (triangle.closest_point(&pose_t, &on_t, false).unwrap().point - on_t).norm();
+        assert!(
+            off_e < 1e-9 && off_t < 1e-9,
+            "swap {swap}: points off by {off_e}, {off_t}"
+        );
+    }
+}
