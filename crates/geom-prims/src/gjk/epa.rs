@@ -25,9 +25,9 @@
 //! cylinder's support along its own axis once returned its cap centre
 //! moved a radius beyond the cap; see `direction_across_axis`).
 //!
-//! Storage: per call, `Vec`s of vertices and faces and a map from directed
-//! edges to faces (a few tens of kilobytes at the caps), allocated only
-//! when the cores overlap.
+//! Storage: `Vec`s of vertices and faces and a map from directed edges to
+//! faces (a few tens of kilobytes at the caps), kept per thread and reused
+//! from one call to the next (`Scratch`).
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -177,6 +177,70 @@ fn flat<N: Real>(
     }
 }
 
+/// EPA's working storage, kept per thread and per scalar type: a query
+/// allocates only on its thread's first call (and when it needs more room
+/// than any before it).
+struct Scratch<N: Real> {
+    points: Vec<SupportPoint<N>>,
+    faces: Vec<Face<N>>,
+    edge_owner: EdgeOwners,
+    horizon: Vec<(usize, usize)>,
+    new_faces: Vec<Face<N>>,
+    region: Vec<usize>,
+    in_region: Vec<bool>,
+}
+
+impl<N: Real> Scratch<N> {
+    fn new() -> Self {
+        Scratch {
+            points: Vec::with_capacity(EPA_MAX_ITERATIONS as usize + 4),
+            faces: Vec::with_capacity(64),
+            edge_owner: EdgeOwners::with_capacity_and_hasher(128, BuildHasherDefault::default()),
+            horizon: Vec::with_capacity(32),
+            new_faces: Vec::with_capacity(32),
+            region: Vec::with_capacity(32),
+            in_region: Vec::with_capacity(64),
+        }
+    }
+
+    fn clear(&mut self) {
+        self.points.clear();
+        self.faces.clear();
+        self.edge_owner.clear();
+        self.horizon.clear();
+        self.new_faces.clear();
+        self.region.clear();
+        self.in_region.clear();
+    }
+}
+
+std::thread_local! {
+    /// One [`Scratch`] per scalar type used on the thread.
+    static SCRATCH: std::cell::RefCell<Vec<Box<dyn std::any::Any>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Runs `run` with this thread's cleared [`Scratch`] for `N` (a fresh one
+/// if it is in use, which EPA itself never causes).
+fn with_scratch<N: Real, R>(run: impl FnOnce(&mut Scratch<N>) -> R) -> R {
+    SCRATCH.with(|cell| {
+        let Ok(mut kept) = cell.try_borrow_mut() else {
+            return run(&mut Scratch::new());
+        };
+        let index = match kept.iter().position(|s| s.is::<Scratch<N>>()) {
+            Some(index) => index,
+            None => {
+                kept.push(Box::new(Scratch::<N>::new()));
+                kept.len() - 1
+            }
+        };
+        let scratch = kept[index]
+            .downcast_mut::<Scratch<N>>()
+            .expect("the slot's type was checked");
+        scratch.clear();
+        run(scratch)
+    })
+}
+
 /// The penetration of the cores of `pair`, starting from GJK's final
 /// simplex `start` (which holds the origin, or comes within the touching
 /// tolerance of it) and GJK's witness points there.
@@ -186,12 +250,31 @@ pub(crate) fn epa_cores<N: Real>(
     gjk_point_a: Point3<N>,
     gjk_point_b: Point3<N>,
 ) -> Result<CorePenetration<N>, GeomError> {
+    with_scratch(|scratch| epa_in(scratch, pair, start, gjk_point_a, gjk_point_b))
+}
+
+/// [`epa_cores`] in `scratch` (cleared).
+fn epa_in<N: Real>(
+    scratch: &mut Scratch<N>,
+    pair: &MinkowskiPair<N>,
+    start: &[SupportPoint<N>],
+    gjk_point_a: Point3<N>,
+    gjk_point_b: Point3<N>,
+) -> Result<CorePenetration<N>, GeomError> {
+    let Scratch {
+        points,
+        faces,
+        edge_owner,
+        horizon,
+        new_faces,
+        region,
+        in_region,
+    } = scratch;
     let hint = {
         // `try_unit` rather than `normalize` throughout: these vectors can
         // be long enough (1e20 in f32) for their squares to overflow.
         try_unit(&pair.b_origin()).unwrap_or_else(Vector3::y)
     };
-    let mut points: Vec<SupportPoint<N>> = Vec::with_capacity(EPA_MAX_ITERATIONS as usize + 4);
     points.extend_from_slice(start);
     let scale = points.iter().map(|p| p.w.norm()).fold(N::zero(), |m, x| m.max(x));
     let mut iterations = 0;
@@ -222,18 +305,25 @@ pub(crate) fn epa_cores<N: Real>(
                 }
             }
         }
-        let mut kept = [points[pair_ends.0], points[pair_ends.1]].to_vec();
-        let rest: Vec<SupportPoint<N>> = (0..points.len())
-            .filter(|&k| k != pair_ends.0 && k != pair_ends.1)
-            .map(|k| points[k])
-            .collect();
+        // (GJK's simplex: at most four points.)
+        let count = points.len().min(4);
+        let mut original = [points[0]; 4];
+        original[..count].copy_from_slice(&points[..count]);
+        let rest = || {
+            (0..count)
+                .filter(|&k| k != pair_ends.0 && k != pair_ends.1)
+                .map(|k| original[k])
+        };
+        points.clear();
+        points.push(original[pair_ends.0]);
+        points.push(original[pair_ends.1]);
         if best_length.sqrt() <= tolerance {
-            kept.truncate(1);
+            points.truncate(1);
         } else {
-            let origin = kept[0].w;
-            let edge = try_unit(&(kept[1].w - origin)).unwrap_or_else(Vector3::x);
+            let origin = points[0].w;
+            let edge = try_unit(&(points[1].w - origin)).unwrap_or_else(Vector3::x);
             let off_line = |p: &SupportPoint<N>| (p.w - origin).cross(&edge).norm();
-            let third = rest.iter().copied().max_by(|p, q| {
+            let third = rest().max_by(|p, q| {
                 off_line(p)
                     .partial_cmp(&off_line(q))
                     .unwrap_or(std::cmp::Ordering::Equal)
@@ -241,18 +331,17 @@ pub(crate) fn epa_cores<N: Real>(
             if let Some(third) = third.filter(|p| off_line(p) > tolerance) {
                 let normal = try_unit(&edge.cross(&(third.w - origin))).unwrap_or_else(Vector3::y);
                 let off_plane = |p: &SupportPoint<N>| normal.dot(&(p.w - origin)).abs();
-                let fourth = rest.iter().copied().filter(|p| p.w != third.w).max_by(|p, q| {
+                let fourth = rest().filter(|p| p.w != third.w).max_by(|p, q| {
                     off_plane(p)
                         .partial_cmp(&off_plane(q))
                         .unwrap_or(std::cmp::Ordering::Equal)
                 });
-                kept.push(third);
+                points.push(third);
                 if let Some(fourth) = fourth.filter(|p| off_plane(p) > tolerance) {
-                    kept.push(fourth);
+                    points.push(fourth);
                 }
             }
         }
-        points = kept;
     }
 
     if points.len() == 1 {
@@ -318,26 +407,20 @@ pub(crate) fn epa_cores<N: Real>(
 
     // The tetrahedron's faces, oriented away from its centroid.
     let centroid = points.iter().fold(Vector3::zeros(), |sum, p| sum + p.w) * lit::<N>(0.25);
-    let mut faces: Vec<Face<N>> = Vec::with_capacity(64);
-    let mut edge_owner = EdgeOwners::with_capacity_and_hasher(128, BuildHasherDefault::default());
     for corners in [[0, 1, 2], [0, 3, 1], [0, 2, 3], [1, 3, 2]] {
-        let Some(face) = make_face(&points, corners) else {
+        let Some(face) = make_face(points, corners) else {
             return Ok(flat(hint, gjk_point_a, gjk_point_b, iterations));
         };
         let face = if face.normal.dot(&(centroid - points[corners[0]].w)) > N::zero() {
             let [i, j, k] = corners;
-            make_face(&points, [i, k, j]).unwrap_or(face)
+            make_face(points, [i, k, j]).unwrap_or(face)
         } else {
             face
         };
-        add_face(&mut faces, &mut edge_owner, face);
+        add_face(faces, edge_owner, face);
     }
 
     let relative = epa_relative_tolerance::<N>();
-    let mut horizon: Vec<(usize, usize)> = Vec::with_capacity(32);
-    let mut new_faces: Vec<Face<N>> = Vec::with_capacity(32);
-    let mut region: Vec<usize> = Vec::with_capacity(32);
-    let mut in_region: Vec<bool> = Vec::with_capacity(64);
     let mut converged = false;
     // The stalled face with the least support overlap along its normal
     // (its distance plus its support point's gap): an achievable push, the
@@ -393,7 +476,7 @@ pub(crate) fn epa_cores<N: Real>(
         // the certificate, and without it the answer is only the best so
         // far.
         if points.iter().any(|p| (p.w - w.w).norm() <= tolerance) {
-            stall(&mut faces, closest, face.distance + gap);
+            stall(faces, closest, face.distance + gap);
             continue;
         }
         // The faces that see the new point form one connected region
@@ -430,7 +513,7 @@ pub(crate) fn epa_cores<N: Real>(
             }
         }
         horizon.clear();
-        for &index in &region {
+        for &index in region.iter() {
             let f = faces[index];
             for e in 0..3 {
                 let (p, q) = (f.vertices[e], f.vertices[(e + 1) % 3]);
@@ -447,8 +530,8 @@ pub(crate) fn epa_cores<N: Real>(
         // skipped: its neighbours through the new point cover that edge. A
         // face that would leave the origin outside ends the search.
         let mut usable = !horizon.is_empty();
-        for &(p, q) in &horizon {
-            match make_face(&points, [p, q, new_index]) {
+        for &(p, q) in horizon.iter() {
+            match make_face(points, [p, q, new_index]) {
                 Some(f) if f.distance >= -tolerance => new_faces.push(f),
                 Some(_) => usable = false,
                 None => {}
@@ -465,14 +548,14 @@ pub(crate) fn epa_cores<N: Real>(
             // points beside well-shaped neighbours). The search goes on
             // from the next closest face.
             points.pop();
-            stall(&mut faces, closest, face.distance + gap);
+            stall(faces, closest, face.distance + gap);
             continue;
         }
-        for &index in &region {
+        for &index in region.iter() {
             faces[index].alive = false;
         }
-        for f in &new_faces {
-            add_face(&mut faces, &mut edge_owner, *f);
+        for f in new_faces.iter() {
+            add_face(faces, edge_owner, *f);
         }
     }
 
