@@ -106,16 +106,22 @@ impl<N: Real> TriangleTester<N> {
             Placed::Frustum(frustum) => {
                 let corners = [triangle.a, triangle.b, triangle.c];
                 let normal = (corners[1] - corners[0]).cross(&(corners[2] - corners[0]));
-                let triangle_reach = |d: &Vector3<N>| {
-                    d.dot(&corners[0].coords)
-                        .max(d.dot(&corners[1].coords))
-                        .max(d.dot(&corners[2].coords))
-                };
-                let apart = |d: Vector3<N>| {
+                // Apart along `d`, or (`both_ways`) along `−d` too: each
+                // side's reaches both ways from one projection.
+                let apart_along = |d: Vector3<N>, both_ways: bool| {
                     let length = d.norm();
-                    length > N::zero() && triangle_reach(&d) + frustum.reach(&-d) < -margin * length
+                    // (A zero or NaN axis separates nothing.)
+                    if length.partial_cmp(&N::zero()) != Some(std::cmp::Ordering::Greater) {
+                        return false;
+                    }
+                    let projections = corners.map(|c| d.dot(&c.coords));
+                    let high = projections[0].max(projections[1]).max(projections[2]);
+                    let low = projections[0].min(projections[1]).min(projections[2]);
+                    let (reach, reach_back) = frustum.reaches(&d);
+                    high + reach_back < -margin * length || (both_ways && -low + reach < -margin * length)
                 };
-                let both = |d: Vector3<N>| apart(d) || apart(-d);
+                let apart = |d: Vector3<N>| apart_along(d, false);
+                let both = |d: Vector3<N>| apart_along(d, true);
                 both(normal)
                     || both(frustum.axis())
                     || (0..3).any(|k| apart((corners[(k + 1) % 3] - corners[k]).cross(&normal)))

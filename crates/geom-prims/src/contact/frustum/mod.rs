@@ -124,15 +124,33 @@ impl<N: Real> Frustum<N> {
     /// in `w`'s direction across the axis; its centre when `w` is along
     /// the axis to rounding, as the shapes' own supports answer).
     pub(crate) fn support(&self, w: &Vector3<N>) -> Point3<N> {
-        // The shapes' own rule: `w` across the axis, projected twice.
-        let unit_across = crate::direction_across_axis(w, w.norm(), &self.axis);
-        let length = unit_across.map_or(N::zero(), |u| u.dot(w));
+        // `w` across the (unit) axis projected twice, as the shapes' own
+        // supports do (`direction_across_axis`): the second projection
+        // takes off the first's axial rounding, which a direction near
+        // the axis would otherwise scale into the rim point.
+        let once = self.across(w);
+        let across = once - self.axis * once.dot(&self.axis);
+        let length = across.norm();
         let at = |k: usize| self.ends[k].coords.dot(w) + self.radii[k] * length;
         let k = if at(1) > at(0) { 1 } else { 0 };
-        match unit_across {
-            Some(u) => self.ends[k] + u * self.radii[k],
-            None => self.ends[k],
+        // (Along the axis to that rounding: the disc's centre. The noise
+        // floor scales with `w`'s largest component, no square to
+        // overflow.)
+        if length > lit::<N>(32.0) * N::default_epsilon() * w.amax() {
+            self.ends[k] + across * (self.radii[k] / length)
+        } else {
+            self.ends[k]
         }
+    }
+
+    /// [`Frustum::reach`] along `w` and along `−w`, from one projection
+    /// (the same values: negating `w` negates each product exactly).
+    pub(crate) fn reaches(&self, w: &Vector3<N>) -> (N, N) {
+        let across = self.across(w).norm();
+        let ends = [0, 1].map(|k| self.ends[k].coords.dot(w));
+        let along = (ends[0] + self.radii[0] * across).max(ends[1] + self.radii[1] * across);
+        let back = (-ends[0] + self.radii[0] * across).max(-ends[1] + self.radii[1] * across);
+        (along, back)
     }
 
     /// The largest projection of the frustum on `w` (its support value).
@@ -363,11 +381,7 @@ impl<N: Real> Search<'_, N> {
             return Some(());
         }
         let (low, high) = self.polytope.interval(&d);
-        let across = self.frustum.across(&d).norm();
-        let frustum = self.frustum;
-        let ends = [0, 1].map(|k| frustum.ends[k].coords.dot(&d));
-        let reach_back = (-ends[0] + frustum.radii[0] * across).max(-ends[1] + frustum.radii[1] * across);
-        let reach = (ends[0] + frustum.radii[0] * across).max(ends[1] + frustum.radii[1] * across);
+        let (reach, reach_back) = self.frustum.reaches(&d);
         self.take(d, high + reach_back, touching)?;
         self.take(-d, -low + reach, touching)
     }
