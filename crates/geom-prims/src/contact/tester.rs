@@ -133,11 +133,10 @@ impl<N: Real> TriangleTester<N> {
         }
     }
 
-    /// Whether [`TriangleTester::quickly_separated_beyond`] is the whole
-    /// test (a box's): then its `false` is [`TriangleTester::separated_beyond`]'s
-    /// `Some(false)`, and the full test need not run again.
-    pub fn quick_test_is_whole(&self) -> bool {
-        matches!(self.placed, Placed::Cuboid { .. })
+    /// Whether the tester knows the shape (a box, a cylinder or a cone):
+    /// its tests answer, and its supports are the placed shape's.
+    pub fn knows_shape(&self) -> bool {
+        !matches!(self.placed, Placed::Other)
     }
 
     /// Whether some axis separates the shape from `triangle` by more than

@@ -204,23 +204,14 @@ fn contact_trimesh_convex_near<N: Real>(
         // A triangle without an active edge or vertex: every contact of it
         // takes the face's normal, clipped from the shape's feature along
         // it; the triangle routine's own contact is needed only where that
-        // feature lies beside the triangle.
-        // (A box's quick test above was already the whole one.)
-        let separated = || {
-            if tester.quick_test_is_whole() {
-                Some(false)
-            } else {
-                tester.separated_beyond(triangle, margin)
-            }
-        };
+        // feature lies beside the triangle. (For the shapes the tester
+        // knows. A triangle apart past the quick test above clips nothing
+        // within the margin: every clipped point lies over the triangle,
+        // as far from it as from its plane; unless it lies deep behind
+        // the face, in a solid.)
         // Whether the face's contacts were clipped (once a triangle).
         let mut face_clipped = None;
-        if !has_ridge(mesh, id)
-            && let Some(apart) = separated()
-        {
-            if apart {
-                return true;
-            }
+        if !has_ridge(mesh, id) && tester.knows_shape() {
             let feature = FeatureId::Face(id);
             let clipped = face_contacts(
                 mesh,
