@@ -187,6 +187,20 @@ impl<N: Real> ContactManifolds<N> {
         manifold
     }
 
+    /// Makes `self` hold the manifolds of `other` and its `approximate`
+    /// flag, reusing `self`'s storage (no allocation once it is large
+    /// enough). The candidate working space is emptied, as by
+    /// [`ContactManifolds::clear`].
+    pub fn copy_from(&mut self, other: &ContactManifolds<N>) {
+        self.clear();
+        for manifold in other.as_slice() {
+            self.push_manifold(manifold.normal)
+                .points
+                .extend_from_slice(&manifold.points);
+        }
+        self.approximate = other.approximate;
+    }
+
     /// Drops the manifolds from index `len` on (keeping their storage).
     pub fn truncate(&mut self, len: usize) {
         self.len = self.len.min(len);

@@ -213,3 +213,177 @@ fn a_table_without_the_surface_routines_refuses_the_pair_cached_too() {
         );
     }
 }
+
+/// Repeated inputs are answered from the cache, and only repeated inputs:
+/// every pose issued twice in a row over the trajectories, then the same
+/// poses with another shape of the same kind, another margin, a `-0.0`
+/// for a `0.0` and a NaN pose; each answer against the table's own.
+fn repeats_answer_as_the_table<N: Real>() {
+    let table = geom::default_dispatcher::<N>();
+    let (field, mesh) = grounds::<N>();
+    let ball = Sphere::new(nalgebra::convert(0.3));
+    let mut pool: Vec<(&str, Box<dyn Shape<N>>)> = shapes::<N>();
+    pool.push(("ball", Box::new(ball)));
+    let identity = Isometry3::identity();
+    let margin: N = nalgebra::convert(0.05);
+    let (mut warm, mut cold) = (ContactManifolds::new(), ContactManifolds::new());
+    let mut check = |a: &dyn Shape<N>,
+                     pose_a: &Isometry3<N>,
+                     b: &dyn Shape<N>,
+                     pose_b: &Isometry3<N>,
+                     margin: N,
+                     cache: &mut PairCache<N>,
+                     context: &str| {
+        let cached = contact_cached(&table, a, pose_a, b, pose_b, margin, cache, &mut warm);
+        let expected = table.contact(a, pose_a, b, pose_b, margin, &mut cold);
+        assert_eq!(cached, expected, "{context}");
+        if expected.is_ok() {
+            assert_eq!(warm.as_slice(), cold.as_slice(), "{context}");
+            assert_eq!(warm.is_approximate(), cold.is_approximate(), "{context}");
+        }
+        cold.points().count()
+    };
+    let surfaces: [&dyn Shape<N>; 2] = [&field, &mesh];
+    for (name, shape) in &pool {
+        // Against each surface and against every shape of the pool, held
+        // at a pose touching it.
+        let mut others: Vec<(&dyn Shape<N>, Isometry3<N>)> =
+            surfaces.iter().map(|&s| (s, identity)).collect();
+        for (_, other) in &pool {
+            others.push((other.as_ref(), pose(1, 100, 0.6)));
+        }
+        for (o, (other, other_pose)) in others.iter().enumerate() {
+            let context = format!("{name} against other {o}");
+            let mut cache = PairCache::new();
+            let mut points = 0;
+            for k in 0..40 {
+                let at = pose::<N>(1, 100 + k / 2, 0.3);
+                points += check(
+                    *other,
+                    other_pose,
+                    shape.as_ref(),
+                    &at,
+                    margin,
+                    &mut cache,
+                    &context,
+                );
+            }
+            assert!(points > 0, "{context}: never in contact");
+            assert_eq!(cache.repeats(), 20, "{context}");
+            let at = pose::<N>(1, 119, 0.3);
+            // Another shape of the same kind, at the same poses.
+            let bigger = Sphere::new(nalgebra::convert(0.31));
+            let replacement: Box<dyn Shape<N>> = if shape.kind() == ShapeKind::Sphere {
+                Box::new(bigger)
+            } else {
+                shapes::<N>().into_iter().find(|(n, _)| n == name).unwrap().1
+            };
+            check(
+                *other,
+                other_pose,
+                replacement.as_ref(),
+                &at,
+                margin,
+                &mut cache,
+                &context,
+            );
+            check(
+                *other,
+                other_pose,
+                shape.as_ref(),
+                &at,
+                margin * nalgebra::convert(2.0),
+                &mut cache,
+                &context,
+            );
+            // The other order is another query.
+            check(
+                shape.as_ref(),
+                &at,
+                *other,
+                other_pose,
+                margin,
+                &mut cache,
+                &context,
+            );
+            assert_eq!(cache.repeats(), 20, "{context}");
+            // A negative zero differs from a zero bit for bit.
+            let mut signed = at;
+            signed.translation.vector.z = N::zero();
+            check(
+                *other,
+                other_pose,
+                shape.as_ref(),
+                &signed,
+                margin,
+                &mut cache,
+                &context,
+            );
+            signed.translation.vector.z = -N::zero();
+            check(
+                *other,
+                other_pose,
+                shape.as_ref(),
+                &signed,
+                margin,
+                &mut cache,
+                &context,
+            );
+            assert_eq!(cache.repeats(), 20, "{context}");
+            // A NaN pose is refused every time, and an error is not kept.
+            let mut bad = at;
+            bad.translation.vector.x = N::from_f64(f64::NAN).unwrap();
+            for _ in 0..2 {
+                check(
+                    *other,
+                    other_pose,
+                    shape.as_ref(),
+                    &bad,
+                    margin,
+                    &mut cache,
+                    &context,
+                );
+            }
+            check(
+                *other,
+                other_pose,
+                shape.as_ref(),
+                &at,
+                margin,
+                &mut cache,
+                &context,
+            );
+            check(
+                *other,
+                other_pose,
+                shape.as_ref(),
+                &at,
+                margin,
+                &mut cache,
+                &context,
+            );
+            assert_eq!(cache.repeats(), 21, "{context}");
+            cache.clear();
+            check(
+                *other,
+                other_pose,
+                shape.as_ref(),
+                &at,
+                margin,
+                &mut cache,
+                &context,
+            );
+            assert_eq!(cache.repeats(), 21, "{context}");
+        }
+    }
+}
+
+#[test]
+fn repeated_queries_answer_as_the_table_in_f64() {
+    repeats_answer_as_the_table::<f64>();
+}
+
+#[test]
+fn repeated_queries_answer_as_the_table_in_f32() {
+    repeats_answer_as_the_table::<f32>();
+}
