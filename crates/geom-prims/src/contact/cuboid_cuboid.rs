@@ -30,8 +30,10 @@ use geom_core::{ClosestPoints, ContactManifolds, Real};
 use nalgebra::{Isometry3, Vector3};
 
 use super::cuboid::to_world;
-use super::polytope::{Polytope, PolytopeGap, contact_polytopes, polytope_gap};
-use super::{Placement, WorkingFrame, exact_when_apart, in_canonical_order};
+use super::polytope::{
+    Polytope, PolytopeGap, closest_features, contact_polytopes, exact_polytopes_apart, polytope_gap,
+};
+use super::{Placement, WorkingFrame, in_canonical_order, within_distance};
 use crate::Cuboid;
 
 /// The two boxes as polytopes in their [`WorkingFrame`] (the larger one's
@@ -74,7 +76,7 @@ fn placed_boxes<N: Real>(
 /// Apart (within `margin`), the depth is minus the distance: the clipped
 /// face points when a face normal separates, else the closest points
 /// (the largest axis separation is only a lower bound on the distance;
-/// see `exact_when_apart`). Boxes of zero size work (their degenerate side planes are
+/// found by features, `closest_features`). Boxes of zero size work (their degenerate side planes are
 /// skipped); coincident boxes leave through the lowest axis of least
 /// penetration. Features: box faces, edges (see the [module docs](super)).
 pub fn contact_cuboid_cuboid<N: Real>(
@@ -101,10 +103,10 @@ pub fn contact_cuboid_cuboid<N: Real>(
             let manifold = out.push_manifold(Vector3::zeros());
             match contact_polytopes(&box_a, &box_b, margin, manifold) {
                 Some(exact) => {
-                    to_world(&frame.to_world, out, first);
                     if !exact {
-                        exact_when_apart(a, pose_a, b, pose_b, margin, out, first);
+                        exact_polytopes_apart(&box_a, &box_b, margin, out, first);
                     }
+                    to_world(&frame.to_world, out, first);
                 }
                 None => out.truncate(first),
             }
@@ -117,7 +119,7 @@ pub fn contact_cuboid_cuboid<N: Real>(
 /// axis separates them, `Disjoint` when one separates them by more than
 /// `max_distance`; apart, the pair certified by the separating axis (a
 /// corner over the other's face and its foot, or two edges' interior
-/// closest points), else GJK's closest points.
+/// closest points), else the closest features' pair.
 pub fn closest_points_cuboid_cuboid<N: Real>(
     a: &Cuboid<N>,
     pose_a: &Isometry3<N>,
@@ -133,7 +135,15 @@ pub fn closest_points_cuboid_cuboid<N: Real>(
             point_a: frame.to_world * on_a,
             point_b: frame.to_world * on_b,
         },
-        PolytopeGap::Apart(None) => crate::gjk::convex_closest_points(a, pose_a, b, pose_b, max_distance)
-            .unwrap_or(ClosestPoints::Disjoint),
+        // The axis gap is only a lower bound: the distance by features.
+        PolytopeGap::Apart(None) => match closest_features(&box_a, &box_b) {
+            Some(closest) if within_distance(closest.gap, max_distance) => ClosestPoints::WithinMargin {
+                point_a: frame.to_world * closest.point_a,
+                point_b: frame.to_world * closest.point_b,
+            },
+            Some(_) => ClosestPoints::Disjoint,
+            // Touching to rounding.
+            None => ClosestPoints::Intersecting,
+        },
     }
 }

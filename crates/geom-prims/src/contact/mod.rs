@@ -547,50 +547,6 @@ pub(crate) fn in_canonical_order<N: Real, S>(
     }
 }
 
-/// For a SAT routine's manifolds from index `first` on: when they report
-/// the shapes apart (every depth negative), the largest axis separation is
-/// only a lower bound on the distance, so the exact distance comes from
-/// [`penetration`](crate::gjk::penetration) (polytope cores: exact to
-/// rounding). The SAT manifold is kept when it agrees (a face axis that
-/// separates: its clipped points carry their own exact separations), else
-/// replaced by the single exact contact; nothing remains when the shapes
-/// are farther apart than `margin`.
-pub(crate) fn exact_when_apart<N: Real>(
-    a: &dyn geom_core::Shape<N>,
-    pose_a: &Isometry3<N>,
-    b: &dyn geom_core::Shape<N>,
-    pose_b: &Isometry3<N>,
-    margin: N,
-    out: &mut ContactManifolds<N>,
-    first: usize,
-) {
-    let deepest = out.as_slice()[first..]
-        .iter()
-        .filter_map(|m| m.max_depth())
-        .reduce(|x, y| x.max(y));
-    let Some(deepest) = deepest.filter(|d| *d < N::zero()) else {
-        return;
-    };
-    let exact = match crate::gjk::penetration(a, pose_a, b, pose_b, margin) {
-        Ok(Some(exact)) if exact.depth < N::zero() => exact,
-        Ok(None) => {
-            out.truncate(first);
-            return;
-        }
-        // Overlapping to rounding or failed: the SAT answer stands.
-        _ => return,
-    };
-    let scale = N::one() + exact.point_a.coords.amax().max(exact.point_b.coords.amax());
-    let rounding = N::default_epsilon() * lit(1024.0) * scale;
-    let agrees = out.as_slice()[first..].len() == 1
-        && (out.as_slice()[first].normal - exact.normal).norm() <= lit::<N>(1e-9)
-        && (deepest - exact.depth).abs() <= rounding;
-    if !agrees {
-        out.truncate(first);
-        push_penetration(&exact, out);
-    }
-}
-
 /// The single contact of an exact [`Penetration`](crate::gjk::Penetration)
 /// as a manifold of its own.
 fn push_penetration<N: Real>(exact: &crate::gjk::Penetration<N>, out: &mut ContactManifolds<N>) {

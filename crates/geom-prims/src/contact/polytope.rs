@@ -10,7 +10,7 @@
 
 use geom_core::contact::pick_four;
 use geom_core::distance::closest_points_segment_segment;
-use geom_core::{ContactManifold, ContactPoint, FeatureId, Real, SupportFeature, lit};
+use geom_core::{ContactManifold, ContactManifolds, ContactPoint, FeatureId, Real, SupportFeature, lit};
 use nalgebra::{Isometry3, Point3, Vector3};
 
 use super::manifold::{Polygon, clip_features};
@@ -426,6 +426,247 @@ pub(crate) enum PolytopeGap<N: Real> {
     /// `None` (the largest axis gap is then only a lower bound on the
     /// distance).
     Apart(Option<(Point3<N>, Point3<N>)>),
+}
+
+/// The closest pair of two polytopes apart (same frame), from their
+/// features: on `a`, on `b`, the unit normal from `a` to `b`, the gap and
+/// the features holding the pair.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ClosestFeatures<N: Real> {
+    pub point_a: Point3<N>,
+    pub point_b: Point3<N>,
+    pub normal: Vector3<N>,
+    pub gap: N,
+    pub feature_a: FeatureId,
+    pub feature_b: FeatureId,
+}
+
+/// The distance of two polytopes apart, exactly, by their features: the
+/// closest pair of convex polytopes can always be taken with a vertex of
+/// one over a face of the other, or on an edge of each (Ericson, *Real-Time
+/// Collision Detection* §5.1.9 for two edges; a face–face or edge–face
+/// pair at the least distance has such a pair at its boundary). So the
+/// least of every vertex's foot on every face it lies over and every pair
+/// of edges' closest points is the distance.
+///
+/// The normal is exact where the features give it: a face's normal for a
+/// vertex over it, the edges' cross product for two edges meeting inside
+/// both. Otherwise (a vertex nearest an edge or a vertex) it is the pair's
+/// direction. Among pairs within rounding of the least gap, one with an
+/// exact normal wins: for shapes a hair apart the pair's direction is
+/// rounding only.
+///
+/// `None` when the polytopes touch or overlap to rounding (no positive
+/// gap) or a value is not finite.
+pub(crate) fn closest_features<N: Real>(a: &Polytope<N>, b: &Polytope<N>) -> Option<ClosestFeatures<N>> {
+    let scale = N::one()
+        + a.vertices()
+            .iter()
+            .chain(b.vertices())
+            .fold(N::zero(), |m, v| m.max(v.coords.amax()));
+    let tie = N::default_epsilon() * lit(8.0) * scale;
+    // The best pair with an exact normal and the best without.
+    let mut exact: Option<ClosestFeatures<N>> = None;
+    let mut plain: Option<ClosestFeatures<N>> = None;
+    let keep = |best: &mut Option<ClosestFeatures<N>>, found: ClosestFeatures<N>| {
+        if found.gap.is_finite() && best.is_none_or(|b| found.gap < b.gap) {
+            *best = Some(found);
+        }
+    };
+    // A vertex of `over` over a face of `under` (the face's outer side,
+    // its foot inside the face).
+    let mut vertex_over_face = |under: &Polytope<N>, over: &Polytope<N>, under_is_a: bool| {
+        for face in under.faces() {
+            let corner = under.vertices[face.vertices[0]];
+            for (index, vertex) in over.vertices().iter().enumerate() {
+                let height = (vertex - corner).dot(&face.normal);
+                if height <= N::zero() {
+                    continue;
+                }
+                let foot = vertex - face.normal * height;
+                let index = FeatureId::Vertex(index as u32);
+                if exact.is_some_and(|best| height >= best.gap) || !face_holds_point(under, face, &foot) {
+                    continue;
+                }
+                let found = if under_is_a {
+                    ClosestFeatures {
+                        point_a: foot,
+                        point_b: *vertex,
+                        normal: face.normal,
+                        gap: height,
+                        feature_a: face.id,
+                        feature_b: index,
+                    }
+                } else {
+                    ClosestFeatures {
+                        point_a: *vertex,
+                        point_b: foot,
+                        normal: -face.normal,
+                        gap: height,
+                        feature_a: index,
+                        feature_b: face.id,
+                    }
+                };
+                keep(&mut exact, found);
+            }
+        }
+    };
+    vertex_over_face(a, b, true);
+    vertex_over_face(b, a, false);
+    for &(a0, a1, _, id_a) in &a.edges[..a.edge_count] {
+        let (a0, a1) = (a.vertices[a0], a.vertices[a1]);
+        for &(b0, b1, _, id_b) in &b.edges[..b.edge_count] {
+            let (b0, b1) = (b.vertices[b0], b.vertices[b1]);
+            let closest = closest_points_segment_segment(&a0, &a1, &b0, &b1);
+            let (p, q) = (closest.point_on_p, closest.point_on_q);
+            let between = q - p;
+            let interior = |x: N| x > N::zero() && x < N::one();
+            let cross = (a1 - a0).cross(&(b1 - b0));
+            let crossing = (interior(closest.s) && interior(closest.t))
+                .then(|| try_unit(&cross))
+                .flatten()
+                .map(|n| if n.dot(&between) < N::zero() { -n } else { n });
+            match crossing {
+                Some(normal) => keep(
+                    &mut exact,
+                    ClosestFeatures {
+                        point_a: p,
+                        point_b: q,
+                        normal,
+                        gap: between.dot(&normal),
+                        feature_a: id_a,
+                        feature_b: id_b,
+                    },
+                ),
+                None => {
+                    let gap = geom_core::ray::length_without_overflow(&between);
+                    if let Some(normal) = try_unit(&between) {
+                        keep(
+                            &mut plain,
+                            ClosestFeatures {
+                                point_a: p,
+                                point_b: q,
+                                normal,
+                                gap,
+                                feature_a: segment_feature(closest.s, id_a, a, a0, a1),
+                                feature_b: segment_feature(closest.t, id_b, b, b0, b1),
+                            },
+                        );
+                    }
+                }
+            }
+        }
+    }
+    // The distance is also the largest separation over all normals, so of
+    // the two the normal separating the polytopes more is the better one
+    // (a pair's direction is rounding for polytopes a hair apart; an edge
+    // crossing beside a vertex's nearest point on an edge separates less
+    // than that point's direction). Within rounding, the exact normal.
+    let separation = |n: &Vector3<N>| b.interval(n).0 - a.interval(n).1;
+    let best = match (exact, plain) {
+        (Some(e), Some(p)) => Some(
+            if p.gap < e.gap - tie || separation(&p.normal) > separation(&e.normal) + tie {
+                p
+            } else {
+                e
+            },
+        ),
+        (e, p) => e.or(p),
+    }?;
+    (best.gap > N::zero()).then_some(best)
+}
+
+/// The feature of an edge holding its point at parameter `t`: the edge, or
+/// the vertex at an end.
+fn segment_feature<N: Real>(
+    t: N,
+    edge: FeatureId,
+    polytope: &Polytope<N>,
+    from: Point3<N>,
+    to: Point3<N>,
+) -> FeatureId {
+    let vertex = |p: Point3<N>| {
+        polytope
+            .vertices()
+            .iter()
+            .position(|v| *v == p)
+            .map_or(edge, |k| FeatureId::Vertex(k as u32))
+    };
+    if t <= N::zero() {
+        vertex(from)
+    } else if t >= N::one() {
+        vertex(to)
+    } else {
+        edge
+    }
+}
+
+/// Whether `point`, in the plane of `face`, lies on it (on the inner side
+/// of every side plane).
+fn face_holds_point<N: Real>(polytope: &Polytope<N>, face: &PolytopeFace<N>, point: &Point3<N>) -> bool {
+    let count = face.count;
+    if count < 3 {
+        return false;
+    }
+    let corners = face.vertices.map(|k| polytope.vertices[k]);
+    // On the same side of every side (either winding: a box's faces wind
+    // both ways about their normals).
+    let (mut left, mut right) = (false, false);
+    for k in 0..count {
+        let (from, to) = (corners[k], corners[(k + 1) % count]);
+        let turn = (to - from).cross(&(point - from)).dot(&face.normal);
+        left |= turn > N::zero();
+        right |= turn < N::zero();
+    }
+    !(left && right)
+}
+
+/// For the manifolds from index `first` on that [`contact_polytopes`]
+/// gave for `a` and `b` (same frame) apart without a certificate: the
+/// largest axis gap is only a lower bound on the distance, so the exact
+/// one comes from [`closest_features`]. The SAT manifold is kept when it
+/// agrees (its normal and deepest point the exact ones: a face axis whose
+/// clipped points carry their own exact gaps), else replaced by the single
+/// exact contact; nothing remains when the polytopes are farther apart
+/// than `margin`. Touching to rounding, the SAT answer stands.
+pub(crate) fn exact_polytopes_apart<N: Real>(
+    a: &Polytope<N>,
+    b: &Polytope<N>,
+    margin: N,
+    out: &mut ContactManifolds<N>,
+    first: usize,
+) {
+    let deepest = out.as_slice()[first..]
+        .iter()
+        .filter_map(|m| m.max_depth())
+        .reduce(|x, y| x.max(y));
+    let Some(deepest) = deepest.filter(|d| *d < N::zero()) else {
+        return;
+    };
+    let Some(closest) = closest_features(a, b) else {
+        return;
+    };
+    let depth = -closest.gap;
+    if !within_margin(depth, margin) {
+        out.truncate(first);
+        return;
+    }
+    let scale = N::one() + closest.point_a.coords.amax().max(closest.point_b.coords.amax());
+    let rounding = N::default_epsilon() * lit(1024.0) * scale;
+    let manifolds = &out.as_slice()[first..];
+    let agrees = manifolds.len() == 1
+        && (manifolds[0].normal - closest.normal).norm() <= lit::<N>(1e-9)
+        && (deepest - depth).abs() <= rounding;
+    if !agrees {
+        out.truncate(first);
+        out.push_manifold(closest.normal).points.push(ContactPoint {
+            point_a: closest.point_a,
+            point_b: closest.point_b,
+            depth,
+            feature_a: closest.feature_a,
+            feature_b: closest.feature_b,
+        });
+    }
 }
 
 /// How far apart `a` and `b` are (same frame), up to `limit`: see

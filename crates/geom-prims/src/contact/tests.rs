@@ -1181,3 +1181,143 @@ fn capsule_box_overlapping_against_brute_force_axes() {
         "{exact_depths} of {overlapping}"
     );
 }
+
+/// Box–box and box–triangle pairs apart within the margin, through the
+/// table in both orders: the closest points and the contact, whose depth
+/// is minus the exact distance (GJK's
+/// closest points in `f64`, another algorithm), the points lie on the
+/// shapes that distance apart across the normal, and the normal is their
+/// direction. In `f32`, the distance within a few ulps of the `f64`
+/// answer's scale and the normal within 10⁻⁴ rad where the gap dwarfs the
+/// rounding.
+#[test]
+fn polytopes_apart_within_the_margin_get_the_exact_distance() {
+    let (table, table_f32) = (table64(), table32());
+    let mut rng = TestRng::new(41);
+    let margin = 0.4;
+    let (mut apart, mut replaced) = (0, 0);
+    for case in 0..1500 {
+        let pose_a = random_pose(&mut rng, 1.3);
+        let h = Vector3::new(
+            rng.uniform(0.1, 0.8),
+            rng.uniform(0.1, 0.8),
+            rng.uniform(0.1, 0.8),
+        );
+        let cuboid = Cuboid::new(h);
+        let (other, pose_b): (BoxedShape, Isometry3<f64>) = if case % 2 == 0 {
+            let hb = Vector3::new(
+                rng.uniform(0.1, 0.8),
+                rng.uniform(0.1, 0.8),
+                rng.uniform(0.1, 0.8),
+            );
+            (Box::new(Cuboid::new(hb)), random_pose(&mut rng, 1.3))
+        } else {
+            let triangle = Triangle::new(
+                Point3::from(rng.vector(1.5)),
+                Point3::from(rng.vector(1.5)),
+                Point3::from(rng.vector(1.5)),
+            );
+            (Box::new(triangle), Isometry3::identity())
+        };
+        let oracle =
+            crate::gjk::convex_closest_points(&cuboid, &pose_a, other.as_ref(), &pose_b, margin).unwrap();
+        let ClosestPoints::WithinMargin { point_a, point_b } = oracle else {
+            continue;
+        };
+        let distance = (point_b - point_a).norm();
+        if distance < 1e-6 {
+            continue;
+        }
+        apart += 1;
+        for swapped in [false, true] {
+            let out = if swapped {
+                contact(&table, other.as_ref(), &pose_b, &cuboid, &pose_a, margin)
+            } else {
+                contact(&table, &cuboid, &pose_a, other.as_ref(), &pose_b, margin)
+            };
+            let context = format!("case {case} swapped {swapped}: distance {distance}, {out:?}");
+            // The closest points, through the table too.
+            let closest = if swapped {
+                table.closest_points(other.as_ref(), &pose_b, &cuboid, &pose_a, margin)
+            } else {
+                table.closest_points(&cuboid, &pose_a, other.as_ref(), &pose_b, margin)
+            };
+            let Ok(ClosestPoints::WithinMargin {
+                point_a: p,
+                point_b: q,
+            }) = closest
+            else {
+                panic!("{context}: {closest:?}");
+            };
+            assert!(((q - p).norm() - distance).abs() <= 1e-9, "{context}: {p} {q}");
+            let depth = max_depth(&out).expect(&context);
+            assert!((depth + distance).abs() <= 1e-9, "{context}");
+            replaced += usize::from(out.len() == 1 && out.as_slice()[0].points.len() == 1);
+            for (normal, p) in out.points().filter(|(_, p)| p.depth >= depth - 1e-12) {
+                let (on_box, on_other) = if swapped {
+                    (p.point_b, p.point_a)
+                } else {
+                    (p.point_a, p.point_b)
+                };
+                assert!(
+                    box_signed_distance(&h, &pose_a, &on_box).abs() <= 1e-9,
+                    "{context}"
+                );
+                let other_local = pose_b.inverse() * on_other;
+                let on_surface = other.closest_point_local(&other_local, false).unwrap().point;
+                assert!((on_surface - other_local).norm() <= 1e-9, "{context}");
+                assert!(
+                    ((p.point_b - p.point_a) - normal * distance).norm() <= 1e-9,
+                    "{context}"
+                );
+            }
+            // f32: the same pair, against the f64 answer.
+            let mut out32 = ContactManifolds::new();
+            let (a32, b32) = (pose32(&pose_a), pose32(&pose_b));
+            let other32: Box<dyn Shape<f32>> = match other.kind() {
+                geom_core::ShapeKind::Cuboid => Box::new(Cuboid::new(
+                    (other.as_ref() as &dyn std::any::Any)
+                        .downcast_ref::<Cuboid<f64>>()
+                        .unwrap()
+                        .half_extents
+                        .cast(),
+                )),
+                _ => {
+                    let t = (other.as_ref() as &dyn std::any::Any)
+                        .downcast_ref::<Triangle<f64>>()
+                        .unwrap();
+                    Box::new(Triangle::new(t.a.cast(), t.b.cast(), t.c.cast()))
+                }
+            };
+            let cuboid32 = Cuboid::new(h.cast::<f32>());
+            if swapped {
+                table_f32.contact(other32.as_ref(), &b32, &cuboid32, &a32, margin as f32, &mut out32)
+            } else {
+                table_f32.contact(&cuboid32, &a32, other32.as_ref(), &b32, margin as f32, &mut out32)
+            }
+            .unwrap();
+            // The f32 poses and sizes are the f64 ones rounded: the
+            // distance moves by their rounding (a few ε of the scale 3).
+            let depth32 = out32
+                .points()
+                .map(|(_, p)| p.depth)
+                .fold(f32::NEG_INFINITY, f32::max);
+            assert!(
+                (f64::from(depth32) + distance).abs() <= 64.0 * f64::from(f32::EPSILON) * 3.0,
+                "{context}: f32 {out32:?}"
+            );
+            if distance > 0.01 {
+                let reference = out
+                    .as_slice()
+                    .iter()
+                    .find(|m| !m.points.is_empty())
+                    .unwrap()
+                    .normal;
+                let normal32 = out32.as_slice()[0].normal.cast::<f64>();
+                assert!((normal32 - reference).norm() <= 1e-4, "{context}: f32 {out32:?}");
+            }
+        }
+    }
+    assert!(apart > 300, "{apart}");
+    assert!(replaced > 100, "{replaced}");
+}

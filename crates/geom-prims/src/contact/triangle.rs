@@ -39,10 +39,12 @@ use geom_core::{ClosestPoints, ContactManifolds, ContactPoint, FeatureId, Real, 
 use nalgebra::{Isometry3, Point3, Vector3};
 
 use super::cuboid::{capsule_exit, capsule_feature, to_world};
-use super::polytope::{Polytope, PolytopeGap, contact_polytopes, polytope_gap};
+use super::polytope::{
+    Polytope, PolytopeGap, closest_features, contact_polytopes, exact_polytopes_apart, polytope_gap,
+};
 use super::{
-    about_first_vertex, capsule_about_first_end, exact_when_apart, perpendicular, relative_pose, try_unit,
-    within_distance, within_margin,
+    about_first_vertex, capsule_about_first_end, perpendicular, relative_pose, try_unit, within_distance,
+    within_margin,
 };
 use crate::{Capsule, Cuboid, Segment, Sphere, Triangle};
 
@@ -534,10 +536,10 @@ pub fn contact_cuboid_triangle<N: Real>(
     let manifold = out.push_manifold(Vector3::zeros());
     match contact_polytopes(&box_a, &triangle, margin, manifold) {
         Some(exact) => {
-            to_world(pose_a, out, first);
             if !exact {
-                exact_when_apart(a, pose_a, b, pose_b, margin, out, first);
+                exact_polytopes_apart(&box_a, &triangle, margin, out, first);
             }
+            to_world(pose_a, out, first);
         }
         None => out.truncate(first),
     }
@@ -548,7 +550,8 @@ pub fn contact_cuboid_triangle<N: Real>(
 /// frame): `Intersecting` when no axis separates them, `Disjoint` when one
 /// separates them by more than `max_distance`; apart, the pair certified
 /// by the separating axis (a corner over the other's face and its foot,
-/// or two edges' interior closest points), else GJK's.
+/// or two edges' interior closest points), else the closest features'
+/// pair.
 pub fn closest_points_cuboid_triangle<N: Real>(
     a: &Cuboid<N>,
     pose_a: &Isometry3<N>,
@@ -567,8 +570,16 @@ pub fn closest_points_cuboid_triangle<N: Real>(
             point_a: pose_a * on_a,
             point_b: pose_a * on_b,
         },
-        PolytopeGap::Apart(None) => crate::gjk::convex_closest_points(a, pose_a, b, pose_b, max_distance)
-            .unwrap_or(ClosestPoints::Disjoint),
+        // The axis gap is only a lower bound: the distance by features.
+        PolytopeGap::Apart(None) => match closest_features(&box_a, &triangle) {
+            Some(closest) if within_distance(closest.gap, max_distance) => ClosestPoints::WithinMargin {
+                point_a: pose_a * closest.point_a,
+                point_b: pose_a * closest.point_b,
+            },
+            Some(_) => ClosestPoints::Disjoint,
+            // Touching to rounding.
+            None => ClosestPoints::Intersecting,
+        },
     }
 }
 
