@@ -106,28 +106,34 @@ impl<N: Real> TriangleTester<N> {
             Placed::Frustum(frustum) => {
                 let corners = [triangle.a, triangle.b, triangle.c];
                 let normal = (corners[1] - corners[0]).cross(&(corners[2] - corners[0]));
-                // Apart along `d`, or (`both_ways`) along `−d` too: each
-                // side's reaches both ways from one projection.
-                let apart_along = |d: Vector3<N>, both_ways: bool| {
-                    let length = d.norm();
-                    // (A zero or NaN axis separates nothing.)
-                    if length.partial_cmp(&N::zero()) != Some(std::cmp::Ordering::Greater) {
-                        return false;
-                    }
-                    let projections = corners.map(|c| d.dot(&c.coords));
-                    let high = projections[0].max(projections[1]).max(projections[2]);
-                    let low = projections[0].min(projections[1]).min(projections[2]);
-                    let (reach, reach_back) = frustum.reaches(&d);
-                    high + reach_back < -margin * length || (both_ways && -low + reach < -margin * length)
-                };
-                let apart = |d: Vector3<N>| apart_along(d, false);
-                let both = |d: Vector3<N>| apart_along(d, true);
+                let apart = |d: Vector3<N>| frustum_apart(frustum, &corners, &d, margin, false);
+                let both = |d: Vector3<N>| frustum_apart(frustum, &corners, &d, margin, true);
                 both(normal)
                     || both(frustum.axis())
                     || (0..3).any(|k| apart((corners[(k + 1) % 3] - corners[k]).cross(&normal)))
                     || corners
                         .iter()
                         .any(|c| frustum.radial_from_axis(c).is_some_and(&both))
+            }
+            _ => self.separated_beyond(triangle, margin) == Some(true),
+        }
+    }
+
+    /// [`TriangleTester::quickly_separated_beyond`] for a caller that has
+    /// found the triangle's own axes (its normal, the shape on its front
+    /// within `margin` or below it, and the normals across its edges in
+    /// its plane) not to separate the shape by `margin`: for a cylinder or
+    /// a cone only the axes that turn with it are left (its axis and the
+    /// side normals at the triangle's corners), for a box all of its axes.
+    pub fn quickly_separated_beyond_past_own_axes(&self, triangle: &Triangle<N>, margin: N) -> bool {
+        match &self.placed {
+            Placed::Frustum(frustum) => {
+                let corners = [triangle.a, triangle.b, triangle.c];
+                let apart_both_ways = |d: Vector3<N>| frustum_apart(frustum, &corners, &d, margin, true);
+                apart_both_ways(frustum.axis())
+                    || corners
+                        .iter()
+                        .any(|c| frustum.radial_from_axis(c).is_some_and(apart_both_ways))
             }
             _ => self.separated_beyond(triangle, margin) == Some(true),
         }
@@ -267,4 +273,26 @@ mod tests {
         }
         assert!(apart > 300 && near > 300, "{apart} {near}");
     }
+}
+
+/// Whether the axis `d` (any length) puts the triangle `corners` more than
+/// `margin` from the frustum: the frustum beyond the triangle along `d`,
+/// or (`both_ways`) along `−d` too, each side's reaches both ways from one
+/// projection. A zero or NaN axis separates nothing.
+fn frustum_apart<N: Real>(
+    frustum: &Frustum<N>,
+    corners: &[Point3<N>; 3],
+    d: &Vector3<N>,
+    margin: N,
+    both_ways: bool,
+) -> bool {
+    let length = d.norm();
+    if length.partial_cmp(&N::zero()) != Some(std::cmp::Ordering::Greater) {
+        return false;
+    }
+    let projections = corners.map(|c| d.dot(&c.coords));
+    let high = projections[0].max(projections[1]).max(projections[2]);
+    let low = projections[0].min(projections[1]).min(projections[2]);
+    let (reach, reach_back) = frustum.reaches(d);
+    high + reach_back < -margin * length || (both_ways && -low + reach < -margin * length)
 }

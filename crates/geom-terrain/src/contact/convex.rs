@@ -304,7 +304,8 @@ fn triangle_candidates<N: Real>(
     // Farther from the triangle than the margin and than its support's
     // depth below the plane: no face contact either (each clipped point is
     // over the triangle, between the margin above and that depth below).
-    if interior && tester.quickly_separated_beyond(triangle, margin.max(face_depth)) {
+    // (The triangle's own axes were just tested, with the smaller margin.)
+    if interior && tester.quickly_separated_beyond_past_own_axes(triangle, margin.max(face_depth)) {
         return Ok(());
     }
     // Whether the shape reaches the triangle itself (within the margin):
