@@ -209,6 +209,38 @@ impl<N: Real> Polytope<N> {
         &self.edge_directions[..self.edge_direction_count]
     }
 
+    /// The range of `d·axis` over the directions `d` along which edge
+    /// `edge` is extreme (its Gauss arc: the unit normals across it between
+    /// its two faces' normals), or `None` when the edge has no two faces
+    /// bounding it to less than a half turn (a triangle's edge, a
+    /// segment): every direction across it may then hold it.
+    pub(crate) fn edge_normal_range(&self, edge: usize, axis: &Vector3<N>) -> Option<(N, N)> {
+        let (from, to, _, _) = self.edges[..self.edge_count].get(edge).copied()?;
+        let mut adjacent = self.faces().iter().filter(|face| {
+            let ring = &face.vertices[..face.count];
+            ring.contains(&from) && ring.contains(&to)
+        });
+        let (first, second) = (adjacent.next()?.normal, adjacent.next()?.normal);
+        // The arc's middle and half-width (faces at a half turn: none).
+        let middle = try_unit(&(first + second))?;
+        let half_width = first.dot(&middle);
+        let along = try_unit(&(self.vertices[to] - self.vertices[from]))?;
+        let ends = (first.dot(axis), second.dot(axis));
+        let (mut low, mut high) = (ends.0.min(ends.1), ends.0.max(ends.1));
+        // Inside the arc, `d·axis` peaks at the axis's part across the edge.
+        let across = axis - along * along.dot(axis);
+        if let Some(peak) = try_unit(&across) {
+            let length = across.norm();
+            if peak.dot(&middle) >= half_width {
+                high = length;
+            }
+            if -peak.dot(&middle) >= half_width {
+                low = -length;
+            }
+        }
+        Some((low, high))
+    }
+
     /// The largest of the vertices' projections on `axis`.
     pub(crate) fn reach(&self, axis: &Vector3<N>) -> N {
         self.interval(axis).1

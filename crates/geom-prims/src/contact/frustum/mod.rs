@@ -202,6 +202,18 @@ impl<N: Real> Frustum<N> {
         }
     }
 
+    /// The range of `n·axis` over the outward normals at disc `k`'s rim:
+    /// from its face's (`−1` for the first disc, `1` for the second) to the
+    /// side's (`slope / √(1 + slope²)`), at every azimuth.
+    fn rim_normal_band(&self, k: usize) -> (N, N) {
+        let side = self.slope / (N::one() + self.slope * self.slope).sqrt();
+        if k == 0 {
+            (-N::one(), side)
+        } else {
+            (side, N::one())
+        }
+    }
+
     /// The side's outward unit normal at the unit azimuth `radial` (across
     /// the axis).
     fn side_normal(&self, radial: &Vector3<N>) -> Vector3<N> {
@@ -312,13 +324,23 @@ pub(crate) fn least_overlap<N: Real>(
             }
         }
     }
-    // A rim and an edge.
+    // A rim and an edge, where their Gauss images meet: the normal `d`
+    // holds the edge extreme (`d` in its arc) and the rim (`−d` in the
+    // rim's band of normals). Elsewhere the pair bounds no face of the
+    // difference (Gregorius's Gauss-map pruning of edge pairs).
+    let rounding = lit::<N>(256.0) * N::default_epsilon();
     for k in 0..2 {
         let radius = frustum.radii[k];
         if radius <= N::zero() {
             continue;
         }
+        let (band_low, band_high) = frustum.rim_normal_band(k);
         for (edge, (from, to)) in polytope.edge_segments().enumerate() {
+            if let Some((low, high)) = polytope.edge_normal_range(edge, &frustum.axis)
+                && (low > -band_low + rounding || high < -band_high - rounding)
+            {
+                continue;
+            }
             let Some(e) = try_unit(&(to - from)) else {
                 continue;
             };

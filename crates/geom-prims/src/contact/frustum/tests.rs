@@ -174,3 +174,43 @@ fn ellipse_normals_are_stationary_and_the_first_is_nearest() {
         assert!(first <= nearest + 1e-9 * a, "case {case}: {first} vs {nearest}");
     }
 }
+
+/// Against boxes, overlapping and apart alike, the candidate normals (the
+/// rim–edge pairs pruned to those whose Gauss images meet) find the least
+/// overlap, or the largest separation, that a dense search of directions
+/// finds.
+#[test]
+fn least_overlap_against_boxes_overlapping_or_apart() {
+    let mut rng = TestRng::new(23);
+    let (mut overlapping, mut apart) = (0, 0);
+    for case in 0..300 {
+        let frustum = random_frustum(&mut rng);
+        let near = frustum.ends[case % 2] + rng.vector(1.6);
+        let pose = Isometry3::from_parts(
+            near.coords.into(),
+            UnitQuaternion::from_scaled_axis(rng.vector(3.0)),
+        );
+        let half_extents = Vector3::new(
+            rng.uniform(0.1, 1.0),
+            rng.uniform(0.1, 1.0),
+            rng.uniform(0.1, 1.0),
+        );
+        let polytope = Polytope::cuboid(&half_extents, &pose);
+        let Some((d, depth, _)) = least_overlap(&polytope, &frustum, f64::INFINITY) else {
+            panic!("case {case}: no answer with an infinite margin");
+        };
+        let searched = least_overlap_by_search(&polytope, &frustum);
+        if searched < 0.0 {
+            apart += 1;
+        } else {
+            overlapping += 1;
+        }
+        let along = polytope.reach(&d) + frustum.reach(&-d);
+        assert!((along - depth).abs() <= 1e-12, "case {case}: {along} vs {depth}");
+        assert!(
+            depth <= searched + 1e-9,
+            "case {case}: {depth} where a direction overlaps by only {searched}"
+        );
+    }
+    assert!(overlapping > 60 && apart > 60, "{overlapping} overlapping, {apart} apart");
+}
