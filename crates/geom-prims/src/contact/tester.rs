@@ -224,6 +224,28 @@ fn box_triangle_separated<N: Real>(h: &Vector3<N>, v: &[Vector3<N>; 3], margin: 
     false
 }
 
+/// Whether the axis `d` (any length) puts the triangle `corners` more than
+/// `margin` from the frustum: the frustum beyond the triangle along `d`,
+/// or (`both_ways`) along `−d` too, each side's reaches both ways from one
+/// projection. A zero or NaN axis separates nothing.
+fn frustum_apart<N: Real>(
+    frustum: &Frustum<N>,
+    corners: &[Point3<N>; 3],
+    d: &Vector3<N>,
+    margin: N,
+    both_ways: bool,
+) -> bool {
+    let length = d.norm();
+    if length.partial_cmp(&N::zero()) != Some(std::cmp::Ordering::Greater) {
+        return false;
+    }
+    let projections = corners.map(|c| d.dot(&c.coords));
+    let high = projections[0].max(projections[1]).max(projections[2]);
+    let low = projections[0].min(projections[1]).min(projections[2]);
+    let (reach, reach_back) = frustum.reaches(d);
+    high + reach_back < -margin * length || (both_ways && -low + reach < -margin * length)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -273,26 +295,4 @@ mod tests {
         }
         assert!(apart > 300 && near > 300, "{apart} {near}");
     }
-}
-
-/// Whether the axis `d` (any length) puts the triangle `corners` more than
-/// `margin` from the frustum: the frustum beyond the triangle along `d`,
-/// or (`both_ways`) along `−d` too, each side's reaches both ways from one
-/// projection. A zero or NaN axis separates nothing.
-fn frustum_apart<N: Real>(
-    frustum: &Frustum<N>,
-    corners: &[Point3<N>; 3],
-    d: &Vector3<N>,
-    margin: N,
-    both_ways: bool,
-) -> bool {
-    let length = d.norm();
-    if length.partial_cmp(&N::zero()) != Some(std::cmp::Ordering::Greater) {
-        return false;
-    }
-    let projections = corners.map(|c| d.dot(&c.coords));
-    let high = projections[0].max(projections[1]).max(projections[2]);
-    let low = projections[0].min(projections[1]).min(projections[2]);
-    let (reach, reach_back) = frustum.reaches(d);
-    high + reach_back < -margin * length || (both_ways && -low + reach < -margin * length)
 }

@@ -212,5 +212,8 @@ fn least_overlap_against_boxes_overlapping_or_apart() {
             "case {case}: {depth} where a direction overlaps by only {searched}"
         );
     }
-    assert!(overlapping > 60 && apart > 60, "{overlapping} overlapping, {apart} apart");
+    assert!(
+        overlapping > 60 && apart > 60,
+        "{overlapping} overlapping, {apart} apart"
+    );
 }
