@@ -84,19 +84,28 @@ impl<N: Real> Polytope<N> {
     pub(crate) fn cuboid(h: &Vector3<N>, pose: &Isometry3<N>) -> Self {
         let mut polytope = Self::empty();
         polytope.vertex_count = 8;
+        // The box's axes rotated once (by the quaternion, which keeps a
+        // component that is zero for the rotation zero: a box turned about
+        // one of its axes keeps its faces on that axis exact), each corner
+        // the centre plus or minus each half axis.
+        let axes = [0, 1, 2].map(|k| pose.rotation * Vector3::ith(k, N::one()));
+        let centre = Point3::from(pose.translation.vector);
+        let half_axes = [0, 1, 2].map(|k| axes[k] * h[k]);
         for index in 0..8 {
-            let local = Point3::from(Vector3::from_fn(
-                |k, _| {
-                    if index >> k & 1 == 1 { h[k] } else { -h[k] }
-                },
-            ));
-            polytope.vertices[index] = pose * local;
+            let signed = |k: usize| {
+                if index >> k & 1 == 1 {
+                    half_axes[k]
+                } else {
+                    -half_axes[k]
+                }
+            };
+            polytope.vertices[index] = centre + (signed(0) + signed(1) + signed(2));
         }
         polytope.face_count = 6;
         polytope.edge_count = 12;
         polytope.edge_direction_count = 3;
         for k in 0..3 {
-            let axis = pose.rotation * Vector3::ith(k, N::one());
+            let axis = axes[k];
             polytope.edge_directions[k] = axis;
             let (i, j) = ((k + 1) % 3, (k + 2) % 3);
             for side in 0..2usize {
@@ -247,6 +256,7 @@ impl<N: Real> Polytope<N> {
     }
 
     /// `(min, max)` of the vertices' projections on `axis`.
+    #[inline]
     pub(crate) fn interval(&self, axis: &Vector3<N>) -> (N, N) {
         let first = self.vertices[0].coords.dot(axis);
         self.vertices()
