@@ -104,8 +104,7 @@ impl<N: Real> Polytope<N> {
         polytope.face_count = 6;
         polytope.edge_count = 12;
         polytope.edge_direction_count = 3;
-        for k in 0..3 {
-            let axis = axes[k];
+        for (k, &axis) in axes.iter().enumerate() {
             polytope.edge_directions[k] = axis;
             let (i, j) = ((k + 1) % 3, (k + 2) % 3);
             for side in 0..2usize {
