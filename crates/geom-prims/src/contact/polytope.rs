@@ -88,9 +88,11 @@ impl<N: Real> Polytope<N> {
         // component that is zero for the rotation zero: a box turned about
         // one of its axes keeps its faces on that axis exact), each corner
         // the centre plus or minus each half axis.
-        let axes = [0, 1, 2].map(|k| pose.rotation * Vector3::ith(k, N::one()));
+        // (Written out: `array::map` is not inlined here.)
+        let axis = |k: usize| pose.rotation * Vector3::ith(k, N::one());
+        let axes = [axis(0), axis(1), axis(2)];
         let centre = Point3::from(pose.translation.vector);
-        let half_axes = [0, 1, 2].map(|k| axes[k] * h[k]);
+        let half_axes = [axes[0] * h[0], axes[1] * h[1], axes[2] * h[2]];
         for index in 0..8 {
             let signed = |k: usize| {
                 if index >> k & 1 == 1 {
@@ -108,7 +110,8 @@ impl<N: Real> Polytope<N> {
             polytope.edge_directions[k] = axis;
             let (i, j) = ((k + 1) % 3, (k + 2) % 3);
             for side in 0..2usize {
-                let ring = [(0, 0), (1, 0), (1, 1), (0, 1)].map(|(bi, bj)| side << k | bi << i | bj << j);
+                let corner = |bi: usize, bj: usize| side << k | bi << i | bj << j;
+                let ring = [corner(0, 0), corner(1, 0), corner(1, 1), corner(0, 1)];
                 polytope.faces[2 * k + side] = PolytopeFace {
                     normal: if side == 1 { axis } else { -axis },
                     vertices: ring,
@@ -337,7 +340,7 @@ fn depth_along<N: Real>(a: &Polytope<N>, b: &Polytope<N>, axis: &Vector3<N>) -> 
 /// resting a hair off flat), after Gregorius, "The Separating Axis Test
 /// between Convex Polyhedra" (GDC 2013) and Box2D's `k_relTol`. The depth
 /// itself is always the least.
-const FACE_BIAS: f64 = 0.02;
+pub(crate) const FACE_BIAS: f64 = 0.02;
 
 /// The axis a contact comes from.
 #[derive(Clone, Copy, Debug)]
@@ -357,49 +360,18 @@ pub(crate) fn least_penetration<N: Real>(
     b: &Polytope<N>,
     margin: N,
 ) -> Option<(Axis, Vector3<N>, N, bool)> {
-    let scale = N::one() + a.scale().max(b.scale());
-    let rounding = N::default_epsilon() * lit(64.0) * scale;
-    // A tie is within the rounding of the two depths themselves (a few ε
-    // of the coordinates each): a wider one would hand the answer to a
-    // face whose depth is measurably larger than an edge pair's.
-    let tie = N::default_epsilon() * lit(8.0) * scale;
-    let better = |depth: N, than: N| depth < than - tie;
-    let within_bias = |depth: N, than: N| depth >= than - (than.abs() * lit(FACE_BIAS) + rounding);
-    let mut best_a: Option<(Axis, Vector3<N>, N)> = None;
+    let mut least = LeastAxes::new(N::one() + a.scale().max(b.scale()), margin);
     for (index, face) in a.faces().iter().enumerate() {
-        let (a_low, a_high) = a.interval(&face.normal);
-        let _ = a_low;
+        let (_, a_high) = a.interval(&face.normal);
         let (b_low, _) = b.interval(&face.normal);
-        let depth = a_high - b_low;
-        if !within_margin(depth, margin) {
-            return None;
-        }
-        if best_a.is_none_or(|(_, _, best)| depth < best) {
-            best_a = Some((Axis::FaceOfA(index), face.normal, depth));
-        }
+        least.take(Axis::FaceOfA(index), face.normal, a_high - b_low)?;
     }
-    let mut best_b: Option<(Axis, Vector3<N>, N)> = None;
     for (index, face) in b.faces().iter().enumerate() {
         let normal = -face.normal;
         let (_, a_high) = a.interval(&normal);
         let (b_low, _) = b.interval(&normal);
-        let depth = a_high - b_low;
-        if !within_margin(depth, margin) {
-            return None;
-        }
-        if best_b.is_none_or(|(_, _, best)| depth < best) {
-            best_b = Some((Axis::FaceOfB(index), normal, depth));
-        }
+        least.take(Axis::FaceOfB(index), normal, a_high - b_low)?;
     }
-    let best_face = match (best_a, best_b) {
-        (Some(face_a), Some(face_b)) => Some(if better(face_b.2, face_a.2) {
-            face_b
-        } else {
-            face_a
-        }),
-        (face_a, face_b) => face_a.or(face_b),
-    };
-    let mut best_edge: Option<(Axis, Vector3<N>, N)> = None;
     for i in 0..a.edge_direction_count {
         for j in 0..b.edge_direction_count {
             let (da, db) = (a.edge_directions[i], b.edge_directions[j]);
@@ -420,23 +392,86 @@ pub(crate) fn least_penetration<N: Real>(
             // edges' closest points are not a contact (a triangle's edge
             // behind its vertex gave a pair 1.07 across the normal). It
             // still separates when it does.
-            if !(a.edge_supports(i, &normal, rounding) && b.edge_supports(j, &-normal, rounding)) {
-                continue;
-            }
-            if best_edge.is_none_or(|(_, _, best)| depth < best) {
-                best_edge = Some((Axis::Edges(i, j), normal, depth));
+            if a.edge_supports(i, &normal, least.rounding) && b.edge_supports(j, &-normal, least.rounding) {
+                least.take(Axis::Edges(i, j), normal, depth)?;
             }
         }
     }
-    match (best_face, best_edge) {
-        (Some(face), Some(edge)) => Some(if better(edge.2, face.2) {
-            (edge.0, edge.1, edge.2, within_bias(edge.2, face.2))
-        } else {
-            (face.0, face.1, face.2, true)
-        }),
-        (face, edge) => face
-            .or(edge)
-            .map(|(axis, normal, depth)| (axis, normal, depth, face.is_some())),
+    least.answer()
+}
+
+/// The separating-axis test's bookkeeping: the least depth over `a`'s
+/// faces, over `b`'s and over edge pairs, and the choice among them. The
+/// least depth wins (it is the exact penetration depth of two polytopes);
+/// ties within rounding prefer `a`'s faces, then `b`'s, then edges; and
+/// whether a face axis is within [`FACE_BIAS`] of an edge axis that wins.
+pub(crate) struct LeastAxes<N: Real> {
+    margin: N,
+    rounding: N,
+    tie: N,
+    face_a: Option<(Axis, Vector3<N>, N)>,
+    face_b: Option<(Axis, Vector3<N>, N)>,
+    edges: Option<(Axis, Vector3<N>, N)>,
+}
+
+impl<N: Real> LeastAxes<N> {
+    /// For polytopes of coordinates up to `scale` (at least one).
+    pub(crate) fn new(scale: N, margin: N) -> Self {
+        LeastAxes {
+            margin,
+            rounding: N::default_epsilon() * lit(64.0) * scale,
+            // A tie is within the rounding of the two depths themselves (a
+            // few ε of the coordinates each): a wider one would hand the
+            // answer to a face whose depth is measurably larger than an
+            // edge pair's.
+            tie: N::default_epsilon() * lit(8.0) * scale,
+            face_a: None,
+            face_b: None,
+            edges: None,
+        }
+    }
+
+    /// Takes the axis with its unit `normal` (from `a` to `b`) and
+    /// `depth`: `None` when it separates the polytopes by more than the
+    /// margin. The first of equal depths of one kind stays.
+    pub(crate) fn take(&mut self, axis: Axis, normal: Vector3<N>, depth: N) -> Option<()> {
+        if !within_margin(depth, self.margin) {
+            return None;
+        }
+        let best = match axis {
+            Axis::FaceOfA(_) => &mut self.face_a,
+            Axis::FaceOfB(_) => &mut self.face_b,
+            Axis::Edges(..) => &mut self.edges,
+        };
+        if best.is_none_or(|(_, _, least)| depth < least) {
+            *best = Some((axis, normal, depth));
+        }
+        Some(())
+    }
+
+    /// The axis of least penetration, its normal and depth, and whether a
+    /// face axis is within [`FACE_BIAS`] of it (`None` without any axis).
+    pub(crate) fn answer(&self) -> Option<(Axis, Vector3<N>, N, bool)> {
+        let better = |depth: N, than: N| depth < than - self.tie;
+        let within_bias = |depth: N, than: N| depth >= than - (than.abs() * lit(FACE_BIAS) + self.rounding);
+        let best_face = match (self.face_a, self.face_b) {
+            (Some(face_a), Some(face_b)) => Some(if better(face_b.2, face_a.2) {
+                face_b
+            } else {
+                face_a
+            }),
+            (face_a, face_b) => face_a.or(face_b),
+        };
+        match (best_face, self.edges) {
+            (Some(face), Some(edge)) => Some(if better(edge.2, face.2) {
+                (edge.0, edge.1, edge.2, within_bias(edge.2, face.2))
+            } else {
+                (face.0, face.1, face.2, true)
+            }),
+            (face, edge) => face
+                .or(edge)
+                .map(|(axis, normal, depth)| (axis, normal, depth, face.is_some())),
+        }
     }
 }
 
@@ -783,7 +818,18 @@ pub(crate) fn contact_polytopes<N: Real>(
     margin: N,
     manifold: &mut ContactManifold<N>,
 ) -> Option<bool> {
-    let (axis, normal, depth, face_nearby) = least_penetration(a, b, margin)?;
+    contact_along(a, b, least_penetration(a, b, margin)?, margin, manifold)
+}
+
+/// [`contact_polytopes`] past its separating-axis test, from the axis of
+/// least penetration that test gave ([`least_penetration`]'s answer).
+pub(crate) fn contact_along<N: Real>(
+    a: &Polytope<N>,
+    b: &Polytope<N>,
+    (axis, normal, depth, face_nearby): (Axis, Vector3<N>, N, bool),
+    margin: N,
+    manifold: &mut ContactManifold<N>,
+) -> Option<bool> {
     let exact = depth >= N::zero() || certified_pair(a, b, axis, &normal, -depth).is_some();
     manifold.normal = normal;
     match axis {

@@ -157,7 +157,12 @@ impl<N: Real> TriangleTester<N> {
                 axes,
                 half_extents,
             } => {
-                let local = [triangle.a, triangle.b, triangle.c].map(|p| axes.tr_mul(&(p - centre)));
+                let local_of = |p: &Point3<N>| axes.tr_mul(&(p - centre));
+                let local = [
+                    local_of(&triangle.a),
+                    local_of(&triangle.b),
+                    local_of(&triangle.c),
+                ];
                 Some(box_triangle_separated(half_extents, &local, margin))
             }
             Placed::Frustum(frustum) => {
@@ -239,7 +244,11 @@ fn frustum_apart<N: Real>(
     if length.partial_cmp(&N::zero()) != Some(std::cmp::Ordering::Greater) {
         return false;
     }
-    let projections = corners.map(|c| d.dot(&c.coords));
+    let projections = [
+        d.dot(&corners[0].coords),
+        d.dot(&corners[1].coords),
+        d.dot(&corners[2].coords),
+    ];
     let high = projections[0].max(projections[1]).max(projections[2]);
     let low = projections[0].min(projections[1]).min(projections[2]);
     let (reach, reach_back) = frustum.reaches(d);

@@ -147,7 +147,7 @@ impl<N: Real> Frustum<N> {
     /// (the same values: negating `w` negates each product exactly).
     pub(crate) fn reaches(&self, w: &Vector3<N>) -> (N, N) {
         let across = self.across(w).norm();
-        let ends = [0, 1].map(|k| self.ends[k].coords.dot(w));
+        let ends = [self.ends[0].coords.dot(w), self.ends[1].coords.dot(w)];
         let along = (ends[0] + self.radii[0] * across).max(ends[1] + self.radii[1] * across);
         let back = (-ends[0] + self.radii[0] * across).max(-ends[1] + self.radii[1] * across);
         (along, back)
