@@ -34,7 +34,7 @@ use super::polytope::{
     Axis, LeastAxes, Polytope, PolytopeGap, closest_features, contact_along, exact_polytopes_apart,
     polytope_gap,
 };
-use super::{Placement, WorkingFrame, in_canonical_order, try_unit, within_distance};
+use super::{Placement, WorkingFrame, in_canonical_order, within_distance};
 use crate::Cuboid;
 
 /// The two boxes as polytopes in their [`WorkingFrame`] (the larger one's
@@ -67,7 +67,7 @@ fn placed_polytopes<N: Real>(
 }
 
 /// A box placed in a [`WorkingFrame`]: its centre (in two parts, the
-/// placement's offset and its rounding) and its half axes.
+/// placement's offset and its rounding), its unit axes and half extents.
 struct PlacedBox<N: Real> {
     centre: Vector3<N>,
     centre_low: Vector3<N>,
@@ -91,19 +91,6 @@ impl<N: Real> PlacedBox<N> {
         }
     }
 
-    /// The largest projection of the box's points on `d` less its centre's
-    /// (its radius along `d`).
-    fn radius(&self, d: &Vector3<N>) -> N {
-        (0..3).fold(N::zero(), |sum, k| {
-            sum + self.half_extents[k] * self.axes[k].dot(d).abs()
-        })
-    }
-
-    /// The centre's projection on `d` (its rounding part added last).
-    fn middle(&self, d: &Vector3<N>) -> N {
-        self.centre.dot(d) + self.centre_low.dot(d)
-    }
-
     /// The largest coordinate of the box's points (for tolerances).
     fn scale(&self) -> N {
         let reach = (0..3).fold(Vector3::zeros(), |sum: Vector3<N>, k| {
@@ -114,53 +101,83 @@ impl<N: Real> PlacedBox<N> {
 }
 
 /// The separating-axis test of two boxes (Ericson, *Real-Time Collision
-/// Detection* §4.4.1): for each of the 15 axes, the boxes' intervals from
-/// their centres and radii (three products a box, not eight corners),
-/// with [`least_penetration`](super::polytope::least_penetration)'s
-/// answer, axes and ties (the box polytopes' faces and edge directions
-/// are numbered by the boxes' axes). `None` when an axis separates the
-/// boxes by more than `margin`.
+/// Detection* §4.4.1): with `R = [a_i·b_j]` and the centres' offset `t`
+/// in each box's axes, a face axis's radii are a row or column of `|R|`
+/// against the half extents, and an edge pair's (`a_i × b_j`, not unit)
+/// two entries of `|R|` each, since `a_m·(a_i × b_j) = ±R_nj` for the
+/// third axis `n` of `a`. Only the winning axis is made unit. The
+/// answer, axes and ties are
+/// [`least_penetration`](super::polytope::least_penetration)'s (the box
+/// polytopes' faces and edge directions are numbered by the boxes' axes).
+/// `None` when an axis separates the boxes by more than `margin`.
 fn least_penetration_boxes<N: Real>(
     a: &PlacedBox<N>,
     b: &PlacedBox<N>,
     margin: N,
 ) -> Option<(Axis, Vector3<N>, N, bool)> {
     let mut least = LeastAxes::new(N::one() + a.scale().max(b.scale()), margin);
-    // Along `d` from `a` to `b`: `a`'s reach past its centre plus `b`'s,
-    // less the centres' offset.
-    let depth_along = |d: &Vector3<N>| a.radius(d) + b.radius(d) - (b.middle(d) - a.middle(d));
+    let (ha, hb) = (a.half_extents, b.half_extents);
+    let r = nalgebra::Matrix3::from_fn(|i, j| a.axes[i].dot(&b.axes[j]));
+    let r_abs = r.abs();
+    // The centres' offset from `a` to `b` along `d`, in its two parts:
+    // the rounding part comes in last, after the large terms cancel.
+    let (t, t_low) = (b.centre - a.centre, b.centre_low - a.centre_low);
+    let offset_along = |d: &Vector3<N>| (t.dot(d), t_low.dot(d));
     // Each box's faces in the polytope's order: `−axis` (face 2k), then
     // `+axis` (face 2k + 1); for `b`'s, the normal from `a` to `b` is the
-    // face's reversed.
+    // face's reversed. Along `±d` the depth is the radii's sum `∓` the
+    // offset, the face's own half extent and the offset taken together
+    // first: for a large box under a small one both are large, and their
+    // difference, the small gap, comes out exact (see `WorkingFrame`).
     for k in 0..3 {
-        for side in 0..2 {
-            let outward = if side == 1 { a.axes[k] } else { -a.axes[k] };
-            least.take(Axis::FaceOfA(2 * k + side), outward, depth_along(&outward))?;
-        }
+        let other = hb[0] * r_abs[(k, 0)] + hb[1] * r_abs[(k, 1)] + hb[2] * r_abs[(k, 2)];
+        let (offset, low) = offset_along(&a.axes[k]);
+        least.take(Axis::FaceOfA(2 * k), -a.axes[k], ((ha[k] + offset) + low) + other)?;
+        least.take(
+            Axis::FaceOfA(2 * k + 1),
+            a.axes[k],
+            ((ha[k] - offset) - low) + other,
+        )?;
     }
     for k in 0..3 {
-        for side in 0..2 {
-            let normal = if side == 1 { -b.axes[k] } else { b.axes[k] };
-            least.take(Axis::FaceOfB(2 * k + side), normal, depth_along(&normal))?;
-        }
+        let other = ha[0] * r_abs[(0, k)] + ha[1] * r_abs[(1, k)] + ha[2] * r_abs[(2, k)];
+        let (offset, low) = offset_along(&b.axes[k]);
+        least.take(Axis::FaceOfB(2 * k), b.axes[k], ((hb[k] - offset) - low) + other)?;
+        least.take(
+            Axis::FaceOfB(2 * k + 1),
+            -b.axes[k],
+            ((hb[k] + offset) + low) + other,
+        )?;
     }
     for i in 0..3 {
+        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
         for j in 0..3 {
-            let (da, db) = (a.axes[i], b.axes[j]);
-            let cross = da.cross(&db);
+            let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+            let cross = a.axes[i].cross(&b.axes[j]);
+            let length_squared = cross.norm_squared();
             // Nearly parallel edges give no usable axis (the face axes
             // cover that case).
-            if cross.norm_squared() <= lit::<N>(1e-12) * da.norm_squared() * db.norm_squared() {
+            if length_squared <= lit::<N>(1e-12) {
                 continue;
             }
-            let Some(axis) = try_unit(&cross) else { continue };
-            let (plus, minus) = (depth_along(&axis), depth_along(&-axis));
-            let (normal, depth) = if plus <= minus {
-                (axis, plus)
+            let length = length_squared.sqrt();
+            let radius_a = ha[i1] * r_abs[(i2, j)] + ha[i2] * r_abs[(i1, j)];
+            let radius_b = hb[j1] * r_abs[(i, j2)] + hb[j2] * r_abs[(i, j1)];
+            let (offset, low) = offset_along(&cross);
+            // Along the axis or against it, whichever overlaps less (the
+            // axis itself on a tie), the larger radius and the offset
+            // taken together first. Every edge pair of two boxes supports
+            // its axis.
+            let (larger, smaller) = if radius_a >= radius_b {
+                (radius_a, radius_b)
             } else {
-                (-axis, minus)
+                (radius_b, radius_a)
             };
-            // (Every edge pair of two boxes supports its axis.)
+            let along = offset >= -low;
+            let (offset, low) = if along { (offset, low) } else { (-offset, -low) };
+            let depth = (((larger - offset) - low) + smaller) / length;
+            let unit = cross / length;
+            let normal = if along { unit } else { -unit };
             least.take(Axis::Edges(i, j), normal, depth)?;
         }
     }
@@ -266,5 +283,74 @@ pub fn closest_points_cuboid_cuboid<N: Real>(
             // Touching to rounding.
             None => ClosestPoints::Intersecting,
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::TestRng;
+    use nalgebra::{Point3, Translation3, UnitQuaternion};
+
+    /// The boxes' separating-axis test from centres and radii gives the
+    /// generic polytope test's answer (from the corners, another
+    /// computation): the same axis normal and depth to rounding, or both
+    /// `None`. Boxes of a size, and a small box near a face of a box of
+    /// half extent 5000 (the working frame at the small one's centre).
+    #[test]
+    fn box_axes_give_the_polytope_tests_answer() {
+        let mut rng = TestRng::new(3);
+        let mut compared = 0;
+        for case in 0..4000 {
+            let big = case % 2 == 0;
+            let size = |rng: &mut TestRng| {
+                Vector3::new(
+                    rng.uniform(0.1, 1.0),
+                    rng.uniform(0.1, 1.0),
+                    rng.uniform(0.1, 1.0),
+                )
+            };
+            let ha = if big {
+                Vector3::repeat(5000.0)
+            } else {
+                size(&mut rng)
+            };
+            let hb = size(&mut rng);
+            let pose = |rng: &mut TestRng| {
+                Isometry3::from_parts(
+                    Translation3::from(rng.vector(1.5)),
+                    UnitQuaternion::from_scaled_axis(rng.vector(3.0)),
+                )
+            };
+            let pose_a = pose(&mut rng);
+            let mut pose_b = pose(&mut rng);
+            if big {
+                let above = Point3::new(
+                    rng.uniform(-2.0, 2.0),
+                    5000.0 + rng.uniform(0.0, 1.2),
+                    rng.uniform(-2.0, 2.0),
+                );
+                pose_b.translation.vector = (pose_a * above).coords;
+            }
+            let (a, b) = (Cuboid::new(ha), Cuboid::new(hb));
+            let (frame, box_a, box_b) = placed_boxes(&a, &pose_a, &b, &pose_b);
+            let margin = 0.3;
+            let generic = super::super::polytope::least_penetration(&box_a, &box_b, margin);
+            let ours = least_penetration_boxes(
+                &PlacedBox::new(&ha, &frame.a),
+                &PlacedBox::new(&hb, &frame.b),
+                margin,
+            );
+            match (generic, ours) {
+                (Some(g), Some(o)) => {
+                    compared += 1;
+                    assert!((g.2 - o.2).abs() <= 1e-9, "case {case}: {g:?} vs {o:?}");
+                    assert!((g.1 - o.1).norm() <= 1e-9, "case {case}: {g:?} vs {o:?}");
+                }
+                (None, None) => {}
+                (g, o) => panic!("case {case}: {g:?} vs {o:?}"),
+            }
+        }
+        assert!(compared > 1000, "{compared}");
     }
 }
