@@ -138,15 +138,7 @@ impl<N: Real> Shape<N> for Cuboid<N> {
         let u = crate::feature::unit_direction(dir)?;
         let h = self.half_extents;
         let sign = |k: usize| if u[k] >= N::zero() { N::one() } else { -N::one() };
-        let by_size = {
-            let mut axes = [0, 1, 2];
-            axes.sort_by(|&i, &j| {
-                u[j].abs()
-                    .partial_cmp(&u[i].abs())
-                    .unwrap_or(std::cmp::Ordering::Equal)
-            });
-            axes
-        };
+        let by_size = axes_by_size(&u);
         let [face_axis, _, edge_axis] = by_size;
         let (i, j) = ((face_axis + 1) % 3, (face_axis + 2) % 3);
         let across = (u[i] * u[i] + u[j] * u[j]).sqrt();
@@ -200,6 +192,32 @@ impl<N: Real> Shape<N> for Cuboid<N> {
     }
 }
 
+/// The axes `0, 1, 2` ordered by `|u_k|`, largest first (ties in index
+/// order): the first is the face the unit `u` selects.
+fn axes_by_size<N: Real>(u: &Vector3<N>) -> [usize; 3] {
+    let mut axes = [0, 1, 2];
+    axes.sort_by(|&i, &j| {
+        u[j].abs()
+            .partial_cmp(&u[i].abs())
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    axes
+}
+
+impl<N: Real> Cuboid<N> {
+    /// The face [`Shape::support_feature_local`] gives along `dir` with a
+    /// tolerance of one (the most aligned face, always a face): `2k + 1`
+    /// for `+e_k`, `2k` for `−e_k`, the box's face numbering. `None` where
+    /// that call gives no feature (a zero or non-finite `dir`). The
+    /// feature depends on the face alone, so a caller may keep it per
+    /// face.
+    pub fn most_aligned_face(dir: &Vector3<N>) -> Option<usize> {
+        let u = crate::feature::unit_direction(dir)?;
+        let face_axis = axes_by_size(&u)[0];
+        Some(2 * face_axis + usize::from(u[face_axis] >= N::zero()))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -212,6 +230,51 @@ mod tests {
             f64::INFINITY,
             solid,
         )
+    }
+
+    /// The face `most_aligned_face` names is the one the feature with a
+    /// tolerance of one has: random directions, near-ties between two or
+    /// three axes, axis-aligned ones with signed zeros, in `f32` (where
+    /// ties round most) and `f64`.
+    #[test]
+    fn most_aligned_face_is_the_features_face() {
+        fn check<N: Real>(dir: Vector3<N>) {
+            let cuboid = Cuboid::new(Vector3::new(
+                N::one(),
+                nalgebra::convert(2.0),
+                nalgebra::convert(0.5),
+            ));
+            let feature = cuboid.support_feature_local(&dir, N::one());
+            match (Cuboid::most_aligned_face(&dir), feature) {
+                (Some(face), Some(feature)) => {
+                    let axis = face / 2;
+                    let sign = if face % 2 == 1 { N::one() } else { -N::one() };
+                    assert_eq!(feature.normal(), Vector3::ith(axis, sign), "{dir:?}");
+                }
+                (None, None) => {}
+                (face, feature) => panic!("{dir:?}: {face:?} vs {feature:?}"),
+            }
+        }
+        let mut rng = crate::test_support::TestRng::new(5);
+        for _ in 0..20_000 {
+            let v = rng.vector(1.0);
+            let mut tie = |x: f64| x * (1.0 + rng.uniform(-1e-7, 1e-7));
+            for dir in [
+                v,
+                Vector3::new(v.x, tie(v.x), v.z),
+                Vector3::new(v.x, tie(-v.x), tie(v.x)),
+            ] {
+                check(dir);
+                check(dir.cast::<f32>());
+            }
+        }
+        for dir in [
+            Vector3::new(0.0, -0.0, 1.0),
+            Vector3::new(-0.0, 0.0, 0.0),
+            Vector3::new(f64::NAN, 1.0, 0.0),
+        ] {
+            check(dir);
+        }
     }
 
     pub(super) fn hit(t: f64, normal: [f64; 3], face: u32) -> Option<RayHit<f64>> {

@@ -171,17 +171,45 @@ pub(crate) struct PlacedShape<'a, N: Real> {
     pub(crate) tester: TriangleTester<N>,
     /// The largest side of the shape's box, found when first needed.
     size: std::cell::OnceCell<N>,
+    /// For a box: its pose as a matrix and its faces as support features,
+    /// each kept once asked for (every triangle under a resting box asks
+    /// for the same one).
+    box_faces: Option<(PoseMatrix<N>, BoxFaces<N>)>,
 }
+
+/// A box's six faces as support features, each kept once asked for.
+type BoxFaces<N> = std::cell::RefCell<[Option<SupportFeature<N>>; 6]>;
 
 impl<'a, N: Real> PlacedShape<'a, N> {
     /// `shape` at `pose` (heightfield-local).
     pub(crate) fn new(shape: &'a dyn Shape<N>, pose: &'a Isometry3<N>) -> Self {
+        let is_box = (shape as &dyn std::any::Any).is::<geom_prims::Cuboid<N>>();
         PlacedShape {
             shape,
             pose,
             tester: TriangleTester::new(shape, pose),
             size: std::cell::OnceCell::new(),
+            box_faces: is_box.then(|| (PoseMatrix::new(pose), std::cell::RefCell::new([None; 6]))),
         }
+    }
+
+    /// The shape's feature most aligned with `direction`:
+    /// `shape.support_feature(pose, direction, 1)`, a box's faces kept
+    /// (the same answer: a box's most aligned feature is the face
+    /// [`Cuboid::most_aligned_face`](geom_prims::Cuboid::most_aligned_face)
+    /// selects, found from the same local direction).
+    pub(crate) fn most_aligned_feature(&self, direction: &Vector3<N>) -> Option<SupportFeature<N>> {
+        let Some((matrix, faces)) = &self.box_faces else {
+            return self.shape.support_feature(self.pose, direction, N::one());
+        };
+        let Some(face) = geom_prims::Cuboid::most_aligned_face(&matrix.vector_to_local(direction)) else {
+            return self.shape.support_feature(self.pose, direction, N::one());
+        };
+        let mut faces = faces.borrow_mut();
+        if faces[face].is_none() {
+            faces[face] = self.shape.support_feature(self.pose, direction, N::one());
+        }
+        faces[face]
     }
 
     /// The largest side of the shape's box (at its pose).
@@ -408,7 +436,7 @@ fn push_face_contacts<N: Real>(
     margin: N,
     candidates: &mut Vec<ContactCandidate<N>>,
 ) -> bool {
-    let Some(on_shape) = placed.shape.support_feature(placed.pose, &-face_normal, N::one()) else {
+    let Some(on_shape) = placed.most_aligned_feature(&-face_normal) else {
         return false;
     };
     let face = SupportFeature::face([triangle.a, triangle.b, triangle.c], *face_normal);

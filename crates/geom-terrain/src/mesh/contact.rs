@@ -21,6 +21,8 @@ use geom_core::{
     ShapeKind, SupportFeature,
 };
 use geom_prims::{Capsule, Sphere, Triangle};
+
+use crate::contact::PlacedShape;
 use nalgebra::{Isometry3, Point3, Vector3};
 
 use super::TriMesh;
@@ -217,8 +219,7 @@ fn contact_trimesh_convex_near<N: Real>(
                 mesh,
                 id,
                 triangle,
-                shape,
-                &local_pose,
+                &placed,
                 behind,
                 feature,
                 margin,
@@ -239,8 +240,7 @@ fn contact_trimesh_convex_near<N: Real>(
                 mesh,
                 id,
                 triangle,
-                shape,
-                &local_pose,
+                &placed,
                 behind,
                 manifold,
                 margin,
@@ -278,8 +278,7 @@ fn fix_normal<N: Real>(
     mesh: &TriMesh<N>,
     id: u32,
     triangle: &Triangle<N>,
-    shape: &dyn Shape<N>,
-    local_pose: &Isometry3<N>,
+    placed: &PlacedShape<'_, N>,
     behind: bool,
     manifold: &geom_core::ContactManifold<N>,
     margin: N,
@@ -380,9 +379,7 @@ fn fix_normal<N: Real>(
     // (Clipped once a triangle: the loop may have tried already, and a
     // second manifold of the triangle would repeat the same points.)
     let clipped = *face_clipped.get_or_insert_with(|| {
-        face_contacts(
-            mesh, id, triangle, shape, local_pose, behind, feature, margin, candidates,
-        )
+        face_contacts(mesh, id, triangle, placed, behind, feature, margin, candidates)
     });
     if clipped {
         return;
@@ -613,8 +610,7 @@ fn face_contacts<N: Real>(
     mesh: &TriMesh<N>,
     id: u32,
     triangle: &Triangle<N>,
-    shape: &dyn Shape<N>,
-    local_pose: &Isometry3<N>,
+    placed: &PlacedShape<'_, N>,
     behind: bool,
     feature: FeatureId,
     margin: N,
@@ -628,8 +624,8 @@ fn face_contacts<N: Real>(
     };
     let before = candidates.len();
     if let (Some(on_shape), Some(lowest)) = (
-        shape.support_feature(local_pose, &-normal, N::one()),
-        shape.support(local_pose, &-normal),
+        placed.most_aligned_feature(&-normal),
+        placed.shape.support(placed.pose, &-normal),
     ) {
         let face = SupportFeature::face(corners, normal);
         let face_depth = normal.dot(&(triangle.a - lowest));
