@@ -95,6 +95,28 @@ impl<N: Real> TriangleTester<N> {
         }
     }
 
+    /// The largest projection of the placed shape's points on `direction`
+    /// (its support value: the support point's projection, without the
+    /// point), or `None` for a shape the tester does not know or a zero
+    /// or non-finite direction.
+    pub fn reach(&self, direction: &Vector3<N>) -> Option<N> {
+        if !direction.iter().all(|c| c.is_finite()) || direction == &Vector3::zeros() {
+            return None;
+        }
+        match &self.placed {
+            Placed::Cuboid {
+                centre,
+                axes,
+                half_extents,
+            } => {
+                let local = axes.tr_mul(direction);
+                Some(centre.coords.dot(direction) + half_extents.dot(&local.abs()))
+            }
+            Placed::Frustum(frustum) => Some(frustum.reach(direction)),
+            Placed::Other => None,
+        }
+    }
+
     /// Whether one of a few cheap axes separates the shape from `triangle`
     /// by more than `margin`: for a box, all of its axes (as
     /// [`TriangleTester::separated_beyond`]); for a cylinder or a cone, the
@@ -263,6 +285,47 @@ mod tests {
 
     /// The box test answers as the general polytope test does (both are
     /// the same thirteen axes), and the frustum's as its own search.
+    /// A placed box's, cylinder's and cone's reach is its own support
+    /// point's projection (the shape's support through its pose, another
+    /// computation) along random directions of any length.
+    #[test]
+    fn reach_is_the_support_points_projection() {
+        let mut rng = TestRng::new(29);
+        let shapes: [Box<dyn Shape<f64>>; 3] = [
+            Box::new(Cuboid::new(Vector3::new(0.4, 0.7, 0.2))),
+            Box::new(Cylinder::from_points(
+                Point3::new(0.1, -0.5, 0.0),
+                Point3::new(0.0, 0.6, 0.2),
+                0.3,
+            )),
+            Box::new(Cone::from_points(
+                Point3::new(0.0, 0.8, 0.0),
+                Point3::new(0.0, -0.2, 0.1),
+                0.45,
+            )),
+        ];
+        for shape in &shapes {
+            for _ in 0..500 {
+                let pose = Isometry3::from_parts(
+                    rng.vector(3.0).into(),
+                    UnitQuaternion::from_scaled_axis(rng.vector(3.0)),
+                );
+                let tester = TriangleTester::new(shape.as_ref(), &pose);
+                let direction = rng.vector(1.0) * rng.uniform(0.01, 100.0);
+                let reach = tester.reach(&direction).unwrap();
+                let support = shape.support(&pose, &direction).unwrap().coords.dot(&direction);
+                assert!(
+                    (reach - support).abs() <= 1e-12 * (1.0 + support.abs()),
+                    "{shape:?} {direction:?}: {reach} vs {support}"
+                );
+            }
+            assert_eq!(
+                TriangleTester::new(shape.as_ref(), &Isometry3::identity()).reach(&Vector3::zeros()),
+                None
+            );
+        }
+    }
+
     #[test]
     fn separated_beyond_agrees_with_the_polytope_test() {
         let mut rng = TestRng::new(23);

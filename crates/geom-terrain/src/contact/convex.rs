@@ -220,6 +220,13 @@ impl<'a, N: Real> PlacedShape<'a, N> {
         })
     }
 
+    /// The largest projection of the shape's points on `direction`.
+    pub(crate) fn reach(&self, direction: &Vector3<N>) -> Option<N> {
+        self.tester
+            .reach(direction)
+            .or_else(|| Some(self.support(direction)?.coords.dot(direction)))
+    }
+
     /// The shape's point extreme along `direction`.
     pub(crate) fn support(&self, direction: &Vector3<N>) -> Option<Point3<N>> {
         self.tester
@@ -519,10 +526,12 @@ fn beyond_an_edge<N: Real>(
         // Counter-clockwise about the normal: out of the triangle.
         let outward = (to - from).cross(face_normal);
         let length = outward.norm();
+        // The shape's nearest point's offset past the edge: its reach
+        // along `−outward`, negated, less the edge's.
         length > N::zero()
             && placed
-                .support(&-outward)
-                .is_some_and(|inner| outward.dot(&(inner - from)) > margin * length)
+                .reach(&-outward)
+                .is_some_and(|reach| -reach - outward.dot(&from.coords) > margin * length)
     })
 }
 
