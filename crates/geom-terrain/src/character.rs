@@ -52,6 +52,9 @@ pub struct CharacterConfig<N: Real> {
 
 impl<N: Real> CharacterConfig<N> {
     /// Y up, skin width `skin_width`, 5 iterations, ground walkable up to 45°.
+    /// The settings are checked when the controller moves (see
+    /// [`CharacterConfig::validate`]); [`CharacterConfig::try_new`] checks
+    /// them here.
     pub fn new(skin_width: N) -> Self {
         CharacterConfig {
             up: Vector3::y(),
@@ -59,6 +62,64 @@ impl<N: Real> CharacterConfig<N> {
             max_iterations: 5,
             min_walkable_cos: lit::<N>(0.5).sqrt(),
         }
+    }
+
+    /// [`CharacterConfig::new`], refusing a skin width that is not finite
+    /// and positive.
+    ///
+    /// ```
+    /// use geom_terrain::CharacterConfig;
+    /// let error = CharacterConfig::<f64>::try_new(f64::NAN).unwrap_err();
+    /// assert_eq!(error.to_string(), "character config: skin_width = NaN is invalid (must be finite and > 0)");
+    /// assert!(CharacterConfig::try_new(0.01).is_ok());
+    /// ```
+    pub fn try_new(skin_width: N) -> Result<Self, GeomError> {
+        let config = Self::new(skin_width);
+        config.validate()?;
+        Ok(config)
+    }
+
+    /// Whether the settings can move a character: a finite, positive skin
+    /// width; a finite unit `up` (to 10⁻⁴); at least one iteration; a
+    /// walkable cosine in `[−1, 1]`. The error names the first that is
+    /// not. [`CharacterController::slide`] and
+    /// [`CharacterController::fall`] refuse to move with such settings.
+    pub fn validate(&self) -> Result<(), GeomError> {
+        const SHAPE: &str = "character config";
+        if !(self.skin_width.is_finite() && self.skin_width > N::zero()) {
+            return Err(GeomError::invalid(
+                SHAPE,
+                "skin_width",
+                self.skin_width,
+                "must be finite and > 0",
+            ));
+        }
+        let up_length = self.up.norm();
+        if !(self.up.iter().all(|c| c.is_finite()) && (up_length - N::one()).abs() <= lit(1e-4)) {
+            return Err(GeomError::invalid(
+                SHAPE,
+                "up",
+                self.up,
+                "must be finite and unit",
+            ));
+        }
+        if self.max_iterations == 0 {
+            return Err(GeomError::invalid(
+                SHAPE,
+                "max_iterations",
+                self.max_iterations,
+                "must be >= 1",
+            ));
+        }
+        if !(self.min_walkable_cos >= -N::one() && self.min_walkable_cos <= N::one()) {
+            return Err(GeomError::invalid(
+                SHAPE,
+                "min_walkable_cos",
+                self.min_walkable_cos,
+                "must be in [-1, 1]",
+            ));
+        }
+        Ok(())
     }
 
     /// The same settings with the steepest walkable slope set to
@@ -219,14 +280,17 @@ impl<N: Real> CharacterController<N> {
     }
 
     /// Collide-and-slide by `motion`: returns how many contacts the move
-    /// made. NaN or infinite motions do nothing. Errors are the dispatch
-    /// table's, for obstacles swept through it.
+    /// made. NaN or infinite motions do nothing. Errors: settings that
+    /// cannot move a character ([`CharacterConfig::validate`]; the
+    /// character stays where it is), and the dispatch table's, for
+    /// obstacles swept through it.
     pub fn slide(
         &mut self,
         motion: &Vector3<N>,
         world: &[Obstacle<'_, N>],
         table: &DispatchTable<N>,
     ) -> Result<usize, GeomError> {
+        self.config.validate()?;
         if !motion.iter().all(|c| c.is_finite()) {
             return Ok(0);
         }
@@ -318,13 +382,15 @@ impl<N: Real> CharacterController<N> {
     /// character standing a skin width above the ground stays on it every
     /// step (no bobbing). Landing on walkable ground sets the gap to the
     /// skin width along "up" and the grounded flag; a steeper surface is
-    /// slid down ([`CharacterController::slide`]). Returns the contacts made.
+    /// slid down ([`CharacterController::slide`]). Returns the contacts made;
+    /// errors as for [`CharacterController::slide`].
     pub fn fall(
         &mut self,
         fall: &Vector3<N>,
         world: &[Obstacle<'_, N>],
         table: &DispatchTable<N>,
     ) -> Result<usize, GeomError> {
+        self.config.validate()?;
         if !fall.iter().all(|c| c.is_finite()) {
             return Ok(0);
         }

@@ -424,3 +424,81 @@ fn steep_slopes_are_walls_and_bad_input_does_nothing() {
     assert_eq!(character.fall(&nan, &world, &table), Ok(0));
     assert_eq!(character.position(), before);
 }
+
+/// Settings that cannot move a character are refused by name, on every
+/// move, and the character stays where it was; good settings move it.
+#[test]
+fn bad_settings_are_refused_by_name_and_do_not_move_the_character() {
+    let field = flat_field::<f64>([0.0, 0.0], GROUND_Y);
+    let world = [Obstacle::HeightField {
+        field: &field,
+        pose: Isometry3::identity(),
+    }];
+    let table = DispatchTable::new();
+    let good = CharacterConfig::new(SKIN);
+    let bad: [(&str, CharacterConfig<f64>); 8] = [
+        ("skin_width", CharacterConfig::new(f64::NAN)),
+        ("skin_width", CharacterConfig::new(0.0)),
+        ("skin_width", CharacterConfig::new(-1e-3)),
+        ("skin_width", CharacterConfig::new(f64::INFINITY)),
+        (
+            "up",
+            CharacterConfig {
+                up: Vector3::new(0.0, f64::NAN, 0.0),
+                ..good
+            },
+        ),
+        (
+            "up",
+            CharacterConfig {
+                up: Vector3::new(0.0, 2.0, 0.0),
+                ..good
+            },
+        ),
+        (
+            "max_iterations",
+            CharacterConfig {
+                max_iterations: 0,
+                ..good
+            },
+        ),
+        (
+            "min_walkable_cos",
+            CharacterConfig {
+                min_walkable_cos: f64::NAN,
+                ..good
+            },
+        ),
+    ];
+    for (parameter, config) in bad {
+        let body = bodies(Point3::new(0.0, 2.0, 0.0))[0];
+        let mut character = CharacterController::new(body, config);
+        let start = character.position();
+        for answer in [
+            character.slide(&Vector3::new(0.3, 0.0, 0.0), &world, &table),
+            character.fall(&Vector3::new(0.0, -5.0, 0.0), &world, &table),
+            character.step(
+                &Vector3::new(0.3, 0.0, 0.0),
+                &Vector3::new(0.0, -5.0, 0.0),
+                &world,
+                &table,
+            ),
+        ] {
+            assert!(
+                matches!(answer, Err(GeomError::InvalidParameter { parameter: p, .. }) if p == parameter),
+                "{parameter}: {answer:?}"
+            );
+        }
+        assert_eq!(character.position(), start, "{parameter}");
+        assert!(config.validate().is_err(), "{parameter}");
+    }
+    assert!(CharacterConfig::try_new(f64::NAN).is_err());
+    assert_eq!(CharacterConfig::try_new(SKIN), Ok(good));
+    let body = bodies(Point3::new(0.0, 2.0, 0.0))[0];
+    let mut character = CharacterController::new(body, good);
+    assert_eq!(
+        character.fall(&Vector3::new(0.0, -5.0, 0.0), &world, &table),
+        Ok(1)
+    );
+    assert!(character.is_grounded());
+}
