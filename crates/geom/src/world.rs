@@ -514,6 +514,12 @@ impl<N: Real, T> World<N, T> {
     /// capsules and ellipsoids against triangles, heightfields and meshes,
     /// conservative advancement otherwise), skipping `ignore` (the moving
     /// object itself, when it is in the world). Errors are the table's.
+    ///
+    /// A shape that starts touching or overlapping an object hits it at
+    /// `toi = 0` when the motion goes further in, and does not hit it at
+    /// all when the motion leads out (along a translation the distance
+    /// between convex shapes only grows once it does): a body resting on
+    /// the ground and lifted off it sweeps free.
     pub fn sweep(
         &mut self,
         shape: &dyn Shape<N>,

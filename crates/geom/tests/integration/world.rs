@@ -583,3 +583,40 @@ fn a_nan_pose_neither_panics_nor_answers_nan_and_is_undone_by_a_finite_one() {
     world.candidate_pairs(&mut pairs);
     assert_eq!(pairs, brute_force_pairs(&objects, 0.0));
 }
+
+/// A shape starting in contact (touching, or sunk a little) hits the
+/// object at `toi = 0` moving further in, and sweeps free moving out, as
+/// `World::sweep` documents; from above it lands where the object is.
+#[test]
+fn a_sweep_starting_in_contact_hits_only_moving_further_in() {
+    let mut world: World<f64, &str> = World::new();
+    let ground = world.insert(
+        Arc::new(Cuboid::new(Vector3::new(5.0, 0.5, 5.0))),
+        Isometry3::identity(),
+        "ground",
+    );
+    let table = geom::default_dispatcher::<f64>();
+    let ball = Sphere::new(0.5);
+    for (height, label) in [(1.0, "touching"), (0.95, "sunk")] {
+        let pose = Isometry3::translation(0.3, height, -0.2);
+        let down = world
+            .sweep(&ball, &pose, &Vector3::new(0.2, -1.0, 0.0), &table, None)
+            .unwrap();
+        let (handle, hit) = down.expect(label);
+        assert_eq!(handle, ground, "{label}");
+        assert_eq!(hit.toi, 0.0, "{label}");
+        assert!((hit.normal - Vector3::y()).norm() < 1e-9, "{label}: {hit:?}");
+        for away in [Vector3::new(0.0, 1.0, 0.0), Vector3::new(1.0, 0.5, 0.0)] {
+            let up = world.sweep(&ball, &pose, &away, &table, None).unwrap();
+            assert!(up.is_none(), "{label} {away:?}: {up:?}");
+        }
+    }
+    let above = Isometry3::translation(0.3, 3.0, -0.2);
+    let (_, hit) = world
+        .sweep(&ball, &above, &Vector3::new(0.0, -4.0, 0.0), &table, None)
+        .unwrap()
+        .expect("lands");
+    // The centre comes down from 3 to the ground's top plus the radius.
+    let expected = (3.0 - (0.5 + 0.5)) / 4.0;
+    assert!((hit.toi - expected).abs() < 1e-9, "{hit:?}");
+}
