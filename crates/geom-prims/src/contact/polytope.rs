@@ -548,7 +548,7 @@ pub(crate) fn closest_features<N: Real>(a: &Polytope<N>, b: &Polytope<N>) -> Opt
     // A vertex of `over` over a face of `under` (the face's outer side,
     // its foot inside the face).
     let mut vertex_over_face = |under: &Polytope<N>, over: &Polytope<N>, under_is_a: bool| {
-        for face in under.faces() {
+        for (face_index, face) in under.faces().iter().enumerate() {
             let corner = under.vertices[face.vertices[0]];
             for (index, vertex) in over.vertices().iter().enumerate() {
                 let height = (vertex - corner).dot(&face.normal);
@@ -557,7 +557,10 @@ pub(crate) fn closest_features<N: Real>(a: &Polytope<N>, b: &Polytope<N>) -> Opt
                 }
                 let foot = vertex - face.normal * height;
                 let index = FeatureId::Vertex(index as u32);
-                if exact.is_some_and(|best| height >= best.gap) || !face_holds_point(under, face, &foot) {
+                if face.count < 3
+                    || exact.is_some_and(|best| height >= best.gap)
+                    || !under.face_holds(face_index, &foot, N::zero())
+                {
                     continue;
                 }
                 let found = if under_is_a {
@@ -585,10 +588,10 @@ pub(crate) fn closest_features<N: Real>(a: &Polytope<N>, b: &Polytope<N>) -> Opt
     };
     vertex_over_face(a, b, true);
     vertex_over_face(b, a, false);
-    for &(a0, a1, _, id_a) in &a.edges[..a.edge_count] {
-        let (a0, a1) = (a.vertices[a0], a.vertices[a1]);
-        for &(b0, b1, _, id_b) in &b.edges[..b.edge_count] {
-            let (b0, b1) = (b.vertices[b0], b.vertices[b1]);
+    for &(from_a, to_a, _, id_a) in &a.edges[..a.edge_count] {
+        let (a0, a1) = (a.vertices[from_a], a.vertices[to_a]);
+        for &(from_b, to_b, _, id_b) in &b.edges[..b.edge_count] {
+            let (b0, b1) = (b.vertices[from_b], b.vertices[to_b]);
             let closest = closest_points_segment_segment(&a0, &a1, &b0, &b1);
             let (p, q) = (closest.point_on_p, closest.point_on_q);
             let between = q - p;
@@ -620,8 +623,8 @@ pub(crate) fn closest_features<N: Real>(a: &Polytope<N>, b: &Polytope<N>) -> Opt
                                 point_b: q,
                                 normal,
                                 gap,
-                                feature_a: segment_feature(closest.s, id_a, a, a0, a1),
-                                feature_b: segment_feature(closest.t, id_b, b, b0, b1),
+                                feature_a: segment_feature(closest.s, id_a, from_a, to_a),
+                                feature_b: segment_feature(closest.t, id_b, from_b, to_b),
                             },
                         );
                     }
@@ -648,49 +651,16 @@ pub(crate) fn closest_features<N: Real>(a: &Polytope<N>, b: &Polytope<N>) -> Opt
     (best.gap > N::zero()).then_some(best)
 }
 
-/// The feature of an edge holding its point at parameter `t`: the edge, or
-/// the vertex at an end.
-fn segment_feature<N: Real>(
-    t: N,
-    edge: FeatureId,
-    polytope: &Polytope<N>,
-    from: Point3<N>,
-    to: Point3<N>,
-) -> FeatureId {
-    let vertex = |p: Point3<N>| {
-        polytope
-            .vertices()
-            .iter()
-            .position(|v| *v == p)
-            .map_or(edge, |k| FeatureId::Vertex(k as u32))
-    };
+/// The feature of an edge (from vertex `from` to vertex `to`) holding
+/// its point at parameter `t`: the edge, or the vertex at an end.
+fn segment_feature<N: Real>(t: N, edge: FeatureId, from: usize, to: usize) -> FeatureId {
     if t <= N::zero() {
-        vertex(from)
+        FeatureId::Vertex(from as u32)
     } else if t >= N::one() {
-        vertex(to)
+        FeatureId::Vertex(to as u32)
     } else {
         edge
     }
-}
-
-/// Whether `point`, in the plane of `face`, lies on it (on the inner side
-/// of every side plane).
-fn face_holds_point<N: Real>(polytope: &Polytope<N>, face: &PolytopeFace<N>, point: &Point3<N>) -> bool {
-    let count = face.count;
-    if count < 3 {
-        return false;
-    }
-    let corners = face.vertices.map(|k| polytope.vertices[k]);
-    // On the same side of every side (either winding: a box's faces wind
-    // both ways about their normals).
-    let (mut left, mut right) = (false, false);
-    for k in 0..count {
-        let (from, to) = (corners[k], corners[(k + 1) % count]);
-        let turn = (to - from).cross(&(point - from)).dot(&face.normal);
-        left |= turn > N::zero();
-        right |= turn < N::zero();
-    }
-    !(left && right)
 }
 
 /// For the manifolds from index `first` on that [`contact_polytopes`]

@@ -71,7 +71,7 @@ impl<N: Real> TriangleTester<N> {
     /// The placed shape's point extreme along `direction` (`None` for a
     /// shape the tester does not know, or a zero or non-finite direction).
     pub fn support(&self, direction: &Vector3<N>) -> Option<Point3<N>> {
-        if !direction.iter().all(|c| c.is_finite()) || direction == &Vector3::zeros() {
+        if !usable(direction) {
             return None;
         }
         match &self.placed {
@@ -100,7 +100,7 @@ impl<N: Real> TriangleTester<N> {
     /// point), or `None` for a shape the tester does not know or a zero
     /// or non-finite direction.
     pub fn reach(&self, direction: &Vector3<N>) -> Option<N> {
-        if !direction.iter().all(|c| c.is_finite()) || direction == &Vector3::zeros() {
+        if !usable(direction) {
             return None;
         }
         match &self.placed {
@@ -249,6 +249,11 @@ fn box_triangle_separated<N: Real>(h: &Vector3<N>, v: &[Vector3<N>; 3], margin: 
         }
     }
     false
+}
+
+/// Whether a direction can be asked of the tester: finite and not zero.
+fn usable<N: Real>(direction: &Vector3<N>) -> bool {
+    direction.iter().all(|c| c.is_finite()) && direction != &Vector3::zeros()
 }
 
 /// Whether the axis `d` (any length) puts the triangle `corners` more than

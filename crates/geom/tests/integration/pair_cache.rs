@@ -255,18 +255,20 @@ fn repeats_answer_as_the_table<N: Real>() {
         for (o, (other, other_pose)) in others.iter().enumerate() {
             let context = format!("{name} against other {o}");
             let mut cache = PairCache::new();
+            // `other` first, then `moved` at `at`, or (`swapped`) the
+            // other way round.
+            let mut query =
+                |moved: &dyn Shape<N>, at: &Isometry3<N>, margin: N, cache: &mut PairCache<N>, swapped| {
+                    if swapped {
+                        check(moved, at, *other, other_pose, margin, cache, &context)
+                    } else {
+                        check(*other, other_pose, moved, at, margin, cache, &context)
+                    }
+                };
             let mut points = 0;
             for k in 0..40 {
                 let at = pose::<N>(1, 100 + k / 2, 0.3);
-                points += check(
-                    *other,
-                    other_pose,
-                    shape.as_ref(),
-                    &at,
-                    margin,
-                    &mut cache,
-                    &context,
-                );
+                points += query(shape.as_ref(), &at, margin, &mut cache, false);
             }
             assert!(points > 0, "{context}: never in contact");
             assert_eq!(cache.repeats(), 20, "{context}");
@@ -278,101 +280,35 @@ fn repeats_answer_as_the_table<N: Real>() {
             } else {
                 shapes::<N>().into_iter().find(|(n, _)| n == name).unwrap().1
             };
-            check(
-                *other,
-                other_pose,
-                replacement.as_ref(),
-                &at,
-                margin,
-                &mut cache,
-                &context,
-            );
-            check(
-                *other,
-                other_pose,
+            query(replacement.as_ref(), &at, margin, &mut cache, false);
+            query(
                 shape.as_ref(),
                 &at,
                 margin * nalgebra::convert(2.0),
                 &mut cache,
-                &context,
+                false,
             );
             // The other order is another query.
-            check(
-                shape.as_ref(),
-                &at,
-                *other,
-                other_pose,
-                margin,
-                &mut cache,
-                &context,
-            );
+            query(shape.as_ref(), &at, margin, &mut cache, true);
             assert_eq!(cache.repeats(), 20, "{context}");
             // A negative zero differs from a zero bit for bit.
             let mut signed = at;
             signed.translation.vector.z = N::zero();
-            check(
-                *other,
-                other_pose,
-                shape.as_ref(),
-                &signed,
-                margin,
-                &mut cache,
-                &context,
-            );
+            query(shape.as_ref(), &signed, margin, &mut cache, false);
             signed.translation.vector.z = -N::zero();
-            check(
-                *other,
-                other_pose,
-                shape.as_ref(),
-                &signed,
-                margin,
-                &mut cache,
-                &context,
-            );
+            query(shape.as_ref(), &signed, margin, &mut cache, false);
             assert_eq!(cache.repeats(), 20, "{context}");
             // A NaN pose is refused every time, and an error is not kept.
             let mut bad = at;
             bad.translation.vector.x = N::from_f64(f64::NAN).unwrap();
             for _ in 0..2 {
-                check(
-                    *other,
-                    other_pose,
-                    shape.as_ref(),
-                    &bad,
-                    margin,
-                    &mut cache,
-                    &context,
-                );
+                query(shape.as_ref(), &bad, margin, &mut cache, false);
             }
-            check(
-                *other,
-                other_pose,
-                shape.as_ref(),
-                &at,
-                margin,
-                &mut cache,
-                &context,
-            );
-            check(
-                *other,
-                other_pose,
-                shape.as_ref(),
-                &at,
-                margin,
-                &mut cache,
-                &context,
-            );
+            query(shape.as_ref(), &at, margin, &mut cache, false);
+            query(shape.as_ref(), &at, margin, &mut cache, false);
             assert_eq!(cache.repeats(), 21, "{context}");
             cache.clear();
-            check(
-                *other,
-                other_pose,
-                shape.as_ref(),
-                &at,
-                margin,
-                &mut cache,
-                &context,
-            );
+            query(shape.as_ref(), &at, margin, &mut cache, false);
             assert_eq!(cache.repeats(), 21, "{context}");
         }
     }
